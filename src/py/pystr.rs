@@ -1,0 +1,240 @@
+//! `PyStr`: a Python `str`, that is, any sequence of code points, lone surrogates included.
+//!
+//! Rust's `String` cannot hold a lone surrogate, but a Python `str` can, and model output
+//! reaches the real package through `json`, which turns `"\ud800"` into one. To stay
+//! byte-faithful we store code points in *generalized UTF-8*: every code point, surrogates
+//! included, is encoded on its own with the usual UTF-8 bit layout (a surrogate takes the
+//! three bytes `ED A0..BF 80..BF`). Two lone surrogates are never merged into one
+//! supplementary character, because Python never merges them either.
+//!
+//! This encoding keeps three properties the rest of the crate relies on:
+//! * text without surrogates is plain UTF-8, so `&str` converts for free;
+//! * byte order is code-point order, so `sorted(set(...))` is a byte sort;
+//! * equal strings have equal bytes, so hashing and `==` are byte operations.
+
+use std::fmt;
+
+/// A Python `str`: a sequence of code points (U+0000..=U+10FFFF, surrogates allowed).
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PyStr {
+    bytes: Vec<u8>,
+}
+
+impl PyStr {
+    /// An empty string.
+    pub fn new() -> PyStr {
+        PyStr { bytes: Vec::new() }
+    }
+
+    /// An empty string with room for `n` bytes.
+    pub fn with_capacity(n: usize) -> PyStr {
+        PyStr {
+            bytes: Vec::with_capacity(n),
+        }
+    }
+
+    /// Wraps bytes that are already generalized UTF-8.
+    ///
+    /// The caller guarantees the encoding: every code point, surrogates included, is
+    /// encoded in its shortest UTF-8 form.
+    pub(crate) fn from_generalized_utf8_unchecked(bytes: Vec<u8>) -> PyStr {
+        PyStr { bytes }
+    }
+
+    /// The generalized UTF-8 bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The text as `&str` when it holds no surrogate.
+    pub fn as_str(&self) -> Option<&str> {
+        std::str::from_utf8(&self.bytes).ok()
+    }
+
+    /// The text with every surrogate replaced by U+FFFD, for people.
+    pub fn to_string_lossy(&self) -> String {
+        match self.as_str() {
+            Some(s) => s.to_owned(),
+            None => self.code_points().map(|c| char::from_u32(c).unwrap_or('\u{fffd}')).collect(),
+        }
+    }
+
+    /// Appends one code point (a surrogate is kept as is).
+    pub fn push(&mut self, cp: u32) {
+        push_code_point(&mut self.bytes, cp);
+    }
+
+    /// Appends a Rust string.
+    pub fn push_str(&mut self, s: &str) {
+        self.bytes.extend_from_slice(s.as_bytes());
+    }
+
+    /// Appends another Python string.
+    pub fn push_py(&mut self, s: &PyStr) {
+        self.bytes.extend_from_slice(&s.bytes);
+    }
+
+    /// The code points, in order.
+    pub fn code_points(&self) -> CodePoints<'_> {
+        CodePoints { bytes: &self.bytes }
+    }
+
+    /// `len(s)`: the number of code points.
+    pub fn char_len(&self) -> usize {
+        self.bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+    }
+
+    /// `len(s) == 0`.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The length in bytes of the generalized UTF-8 form.
+    pub fn byte_len(&self) -> usize {
+        self.bytes.len()
+    }
+}
+
+impl From<&str> for PyStr {
+    fn from(s: &str) -> PyStr {
+        PyStr {
+            bytes: s.as_bytes().to_vec(),
+        }
+    }
+}
+
+impl From<String> for PyStr {
+    fn from(s: String) -> PyStr {
+        PyStr {
+            bytes: s.into_bytes(),
+        }
+    }
+}
+
+impl PartialEq<str> for PyStr {
+    fn eq(&self, other: &str) -> bool {
+        self.bytes == other.as_bytes()
+    }
+}
+
+impl PartialEq<&str> for PyStr {
+    fn eq(&self, other: &&str) -> bool {
+        self.bytes == other.as_bytes()
+    }
+}
+
+impl fmt::Display for PyStr {
+    /// Writes the text, with U+FFFD for surrogates. Use `py::repr` for Python's `repr`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.as_str() {
+            Some(s) => f.write_str(s),
+            None => f.write_str(&self.to_string_lossy()),
+        }
+    }
+}
+
+impl fmt::Debug for PyStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.as_str() {
+            Some(s) => fmt::Debug::fmt(s, f),
+            None => write!(f, "PyStr({:?})", self.code_points().collect::<Vec<_>>()),
+        }
+    }
+}
+
+/// Iterator over the code points of generalized UTF-8 bytes.
+#[derive(Clone)]
+pub struct CodePoints<'a> {
+    bytes: &'a [u8],
+}
+
+impl Iterator for CodePoints<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        let (cp, len) = decode_code_point(self.bytes)?;
+        self.bytes = &self.bytes[len..];
+        Some(cp)
+    }
+}
+
+/// Appends the generalized UTF-8 encoding of `cp` to `out`.
+pub fn push_code_point(out: &mut Vec<u8>, cp: u32) {
+    match cp {
+        0..=0x7F => out.push(cp as u8),
+        0x80..=0x7FF => out.extend_from_slice(&[0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8]),
+        0x800..=0xFFFF => out.extend_from_slice(&[
+            0xE0 | (cp >> 12) as u8,
+            0x80 | ((cp >> 6) & 0x3F) as u8,
+            0x80 | (cp & 0x3F) as u8,
+        ]),
+        _ => out.extend_from_slice(&[
+            0xF0 | (cp >> 18) as u8,
+            0x80 | ((cp >> 12) & 0x3F) as u8,
+            0x80 | ((cp >> 6) & 0x3F) as u8,
+            0x80 | (cp & 0x3F) as u8,
+        ]),
+    }
+}
+
+/// Decodes the code point at the start of generalized UTF-8 `bytes`: `(code point, length)`.
+///
+/// Returns `None` on empty input. The input is trusted to be generalized UTF-8, which
+/// every `PyStr` and every `&str` is.
+#[inline]
+pub fn decode_code_point(bytes: &[u8]) -> Option<(u32, usize)> {
+    let b0 = *bytes.first()?;
+    let cont = |i: usize| (bytes[i] & 0x3F) as u32;
+    Some(match b0 {
+        0..=0x7F => (b0 as u32, 1),
+        0xC0..=0xDF => (((b0 & 0x1F) as u32) << 6 | cont(1), 2),
+        0xE0..=0xEF => (((b0 & 0x0F) as u32) << 12 | cont(1) << 6 | cont(2), 3),
+        _ => (
+            ((b0 & 0x07) as u32) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3),
+            4,
+        ),
+    })
+}
+
+/// The number of bytes of the code point that starts with byte `b0`.
+#[inline]
+pub fn code_point_len(b0: u8) -> usize {
+    match b0 {
+        0..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lone_surrogates_stay_separate_and_sort_by_code_point() {
+        let mut s = PyStr::new();
+        s.push(0xD83D);
+        s.push(0xDE00);
+        assert_eq!(s.code_points().collect::<Vec<_>>(), vec![0xD83D, 0xDE00]);
+        assert_eq!(s.char_len(), 2);
+        assert!(s.as_str().is_none());
+
+        let mut below = PyStr::new();
+        below.push(0xD7FF);
+        let mut above = PyStr::new();
+        above.push(0xE000);
+        let mut astral = PyStr::new();
+        astral.push(0x1F600);
+        assert!(below < s && s < above && above < astral);
+    }
+
+    #[test]
+    fn plain_text_round_trips() {
+        let s = PyStr::from("héllo ✓ 😀");
+        assert_eq!(s.as_str(), Some("héllo ✓ 😀"));
+        assert_eq!(s.char_len(), 9);
+        let rebuilt: Vec<u32> = "héllo ✓ 😀".chars().map(u32::from).collect();
+        assert_eq!(s.code_points().collect::<Vec<_>>(), rebuilt);
+    }
+}

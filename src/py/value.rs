@@ -1,0 +1,198 @@
+//! `Value`: the Python objects that tool calls and tool results are made of.
+//!
+//! Everything the real package moves around (decoded JSON, call arguments, tool results)
+//! is one of these. The model is deliberately small: what `json.loads` produces, plus
+//! `Opaque` for an object JSON cannot serialise (a `set`, a `datetime`), known only by its
+//! `str()`/`repr()`.
+
+use indexmap::IndexMap;
+
+use super::pystr::PyStr;
+
+/// A Python `dict` with `str` keys: insertion-ordered, and re-assigning a key keeps its
+/// first position (so `{"a":1,"b":2,"a":3}` decodes to `{'a': 3, 'b': 2}` as in CPython).
+pub type Dict = IndexMap<PyStr, Value>;
+
+/// A Python object as far as tool calls can see it.
+#[derive(Clone, Debug)]
+pub enum Value {
+    /// `None`
+    None,
+    /// `True` / `False`
+    Bool(bool),
+    /// An `int` of any size, kept exactly.
+    Int(PyInt),
+    /// A `float`, NaN and the infinities included.
+    Float(f64),
+    /// A `str`.
+    Str(PyStr),
+    /// A `list`.
+    List(Vec<Value>),
+    /// A `dict` with `str` keys.
+    Dict(Dict),
+    /// An object `json.dumps` rejects, known by its `str()` (which is also its `repr()`).
+    Opaque(PyStr),
+}
+
+impl Value {
+    /// Python truthiness (`bool(x)`).
+    pub fn is_truthy(&self) -> bool {
+        match self {
+            Value::None => false,
+            Value::Bool(b) => *b,
+            Value::Int(i) => !i.is_zero(),
+            Value::Float(f) => *f != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::List(l) => !l.is_empty(),
+            Value::Dict(d) => !d.is_empty(),
+            Value::Opaque(_) => true,
+        }
+    }
+
+    /// The dict, when this is one.
+    pub fn as_dict(&self) -> Option<&Dict> {
+        match self {
+            Value::Dict(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The string, when this is one.
+    pub fn as_py_str(&self) -> Option<&PyStr> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A `str` value from Rust text.
+    pub fn str(s: &str) -> Value {
+        Value::Str(PyStr::from(s))
+    }
+
+    /// An `int` value from a machine integer.
+    pub fn int(i: i64) -> Value {
+        Value::Int(PyInt::from_i64(i))
+    }
+
+    /// `d.get(key)` on a dict value; `None` for other types or a missing key.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.as_dict()?.get(&PyStr::from(key))
+    }
+}
+
+/// Structural equality in which two floats are equal when they are the same `float`
+/// (NaN equals NaN, `0.0` differs from `-0.0`): the equality of their `repr`, which is what
+/// a conformance check of Python output needs.
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::None, Value::None) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+            (Value::Str(a), Value::Str(b)) => a == b,
+            (Value::List(a), Value::List(b)) => a == b,
+            (Value::Dict(a), Value::Dict(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y),
+            (Value::Opaque(a), Value::Opaque(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// A Python `int` of any size, held as its canonical decimal text (`-?[1-9][0-9]*` or `0`).
+///
+/// Tool calls never do arithmetic on integers; they decode them, test them for zero and
+/// print them. Holding the digits is exact for any size and costs nothing extra.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PyInt {
+    digits: Box<str>,
+}
+
+impl PyInt {
+    /// From a machine integer.
+    pub fn from_i64(i: i64) -> PyInt {
+        PyInt {
+            digits: i.to_string().into_boxed_str(),
+        }
+    }
+
+    /// From decimal text `-?[0-9]+`, normalising `-0` and leading zeros as `int()` does.
+    /// Returns `None` for anything else.
+    pub fn from_decimal(text: &str) -> Option<PyInt> {
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let trimmed = digits.trim_start_matches('0');
+        let canonical = match (trimmed.is_empty(), negative) {
+            (true, _) => "0".to_owned(),
+            (false, true) => format!("-{trimmed}"),
+            (false, false) => trimmed.to_owned(),
+        };
+        Some(PyInt {
+            digits: canonical.into_boxed_str(),
+        })
+    }
+
+    /// The canonical decimal text, which is also `str(i)` and `repr(i)`.
+    pub fn as_decimal(&self) -> &str {
+        &self.digits
+    }
+
+    /// `i == 0`.
+    pub fn is_zero(&self) -> bool {
+        &*self.digits == "0"
+    }
+
+    /// The value as `i64` when it fits.
+    pub fn to_i64(&self) -> Option<i64> {
+        self.digits.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dict_keeps_first_position_and_last_value() {
+        let mut d = Dict::new();
+        d.insert(PyStr::from("a"), Value::int(1));
+        d.insert(PyStr::from("b"), Value::int(2));
+        d.insert(PyStr::from("a"), Value::int(3));
+        let keys: Vec<_> = d.keys().map(|k| k.to_string()).collect();
+        assert_eq!(keys, ["a", "b"]);
+        assert_eq!(d[&PyStr::from("a")], Value::int(3));
+    }
+
+    #[test]
+    fn truthiness_follows_python() {
+        assert!(!Value::None.is_truthy());
+        assert!(!Value::int(0).is_truthy());
+        assert!(Value::Float(f64::NAN).is_truthy());
+        assert!(!Value::Float(-0.0).is_truthy());
+        assert!(!Value::str("").is_truthy());
+        assert!(Value::str("0").is_truthy());
+        assert!(!Value::List(vec![]).is_truthy());
+    }
+
+    #[test]
+    fn ints_are_canonical() {
+        assert_eq!(PyInt::from_decimal("-0").unwrap().as_decimal(), "0");
+        assert_eq!(PyInt::from_decimal("007").unwrap().as_decimal(), "7");
+        assert_eq!(PyInt::from_decimal("-12").unwrap().as_decimal(), "-12");
+        assert!(PyInt::from_decimal("1.0").is_none());
+        assert!(PyInt::from_decimal("").is_none());
+    }
+
+    #[test]
+    fn floats_compare_as_the_same_python_float() {
+        assert_eq!(Value::Float(f64::NAN), Value::Float(f64::NAN));
+        assert_ne!(Value::Float(0.0), Value::Float(-0.0));
+        assert_ne!(Value::int(1), Value::Float(1.0));
+    }
+}
