@@ -55,7 +55,10 @@ impl PyStr {
     pub fn to_string_lossy(&self) -> String {
         match self.as_str() {
             Some(s) => s.to_owned(),
-            None => self.code_points().map(|c| char::from_u32(c).unwrap_or('\u{fffd}')).collect(),
+            None => self
+                .code_points()
+                .map(|c| char::from_u32(c).unwrap_or('\u{fffd}'))
+                .collect(),
         }
     }
 
