@@ -4,8 +4,12 @@
 //! Gay's mode 0), then lays it out with its own rule: scientific notation when the decimal
 //! point would sit more than 16 places right of the first digit or 4 or more places left
 //! of it, with a signed exponent of at least two digits (`1e+16`, `1.5e-07`); fixed
-//! notation otherwise, always with a fractional part (`100.0`). Rust's `{:e}` yields the
-//! same shortest digits, so only the layout is ours.
+//! notation otherwise, always with a fractional part (`100.0`).
+//!
+//! Rust's `{:e}` finds the shortest length, but when two strings of that length are
+//! equally close to the float it picks the higher, where CPython picks the even one
+//! (`1587630000186053.25` is `…053.2` in Python). So the length comes from `{:e}` and the
+//! digits from Rust's exact formatting at that length, which rounds ties to even.
 
 /// `repr(x)` for a Python `float`: `1.0`, `1e+16`, `1.5e-07`, `-0.0`, `nan`, `inf`.
 pub fn float_repr(x: f64) -> String {
@@ -15,19 +19,25 @@ pub fn float_repr(x: f64) -> String {
     if x.is_infinite() {
         return if x > 0.0 { "inf" } else { "-inf" }.to_owned();
     }
-    let scientific = format!("{x:e}");
-    let (mantissa, exponent) = scientific
-        .split_once('e')
-        .expect("{:e} always writes an exponent");
-    let exponent: i32 = exponent.parse().expect("{:e} writes a decimal exponent");
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => ("-", m),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let (sign, digits, exponent) = shortest_digits(x);
     let mut out = String::from(sign);
     layout(&mut out, &digits, exponent + 1);
     out
+}
+
+/// The sign, the shortest round-trip digits (ties to even) and the decimal exponent of
+/// the first digit, for a finite `x`.
+fn shortest_digits(x: f64) -> (&'static str, String, i32) {
+    let shortest = format!("{x:e}");
+    let length = shortest
+        .split('e')
+        .next()
+        .map_or(1, |m| m.bytes().filter(u8::is_ascii_digit).count());
+    let exact = format!("{:.*e}", length.saturating_sub(1), x.abs());
+    let (mantissa, exponent) = exact.split_once('e').unwrap_or((&exact, "0"));
+    let digits = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    (sign, digits, exponent.parse().unwrap_or(0))
 }
 
 /// Lays out `0.DIGITS × 10^decpt` the way CPython's `repr` does.
@@ -62,6 +72,7 @@ mod tests {
 
     /// Each pair is `(x, repr(x))` as printed by CPython 3.11.7.
     #[test]
+    #[allow(clippy::excessive_precision)]
     fn matches_cpython_repr() {
         let cases: &[(f64, &str)] = &[
             (1.0, "1.0"),
@@ -83,6 +94,9 @@ mod tests {
             (1.2345e16, "1.2345e+16"),
             (9999999999999998.0, "9999999999999998.0"),
             (-1.5, "-1.5"),
+            (1587630000186053.25, "1587630000186053.2"),
+            (191224769802962.625, "191224769802962.62"),
+            (0.3, "0.3"),
             (f64::NAN, "nan"),
             (f64::INFINITY, "inf"),
             (f64::NEG_INFINITY, "-inf"),

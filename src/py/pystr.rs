@@ -41,6 +41,14 @@ impl PyStr {
         PyStr { bytes }
     }
 
+    /// Copies a slice of generalized UTF-8 that starts and ends on code-point boundaries
+    /// (a slice of another `PyStr`'s bytes, or of a `&str`).
+    pub(crate) fn from_generalized_utf8(bytes: &[u8]) -> PyStr {
+        PyStr {
+            bytes: bytes.to_vec(),
+        }
+    }
+
     /// The generalized UTF-8 bytes.
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes

@@ -1,0 +1,37 @@
+//! Command-line parsing (clap) and one module per subcommand.
+
+mod salvage;
+mod serve;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Making LLM tool calls that go wrong safe and repairable, and proving it.
+#[derive(Parser)]
+#[command(name = "toolfix", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Speak the driver protocol (docs/protocol.md) on stdin/stdout as the reference.
+    Serve(serve::Args),
+    /// Recover the tool calls written as text in a model reply, and print them.
+    Salvage(salvage::Args),
+}
+
+/// Parses the command line and runs the subcommand.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Serve(args) => serve::run(args),
+        Command::Salvage(args) => salvage::run(args),
+    };
+    result.unwrap_or_else(|message| {
+        eprintln!("toolfix: {message}");
+        ExitCode::from(2)
+    })
+}

@@ -1,0 +1,120 @@
+//! The two behaviours toolfix implements, and every switch that tells them apart.
+//!
+//! `praisonai` is byte-faithful to praisonaiagents 1.7.17, including where the package
+//! breaks its own documentation. `strict` keeps the documented guarantees on every path.
+//! Each difference is one method here, so a reader can see the whole contract in one place;
+//! `docs/profiles.md` argues each one.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::py::json::DecodeLimits;
+
+/// Which behaviour to reproduce.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// What praisonaiagents 1.7.17 actually does.
+    PraisonAi,
+    /// The documented guarantees, kept on every path: the default for a Rust runtime.
+    #[default]
+    Strict,
+}
+
+/// The places salvage decodes JSON, which CPython reaches at different stack depths and
+/// so with different recursion headroom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonSite {
+    /// `json.loads(response_text.strip())` on the whole content.
+    WholeContent,
+    /// `json.loads(group)` inside `<tool_call>`, `[TOOL_CALL]` and `<function=…>`.
+    Tag,
+    /// `JSONDecoder.raw_decode` after `<|python_tag|>` and ReAct's `Action Input:`.
+    OpenEnded,
+}
+
+/// The deepest JSON nesting `strict` accepts in a call payload; deeper payloads are
+/// rejected as malformed (never an error). Real calls nest a handful of levels.
+pub const STRICT_MAX_DEPTH: usize = 512;
+
+/// CPython's `sys.get_int_max_str_digits()` default.
+pub const PYTHON_INT_MAX_STR_DIGITS: usize = 4300;
+
+impl Profile {
+    /// Every profile, in a stable order.
+    pub const ALL: [Profile; 2] = [Profile::PraisonAi, Profile::Strict];
+
+    /// The profile's name on the command line, in case files and in the protocol.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::PraisonAi => "praisonai",
+            Profile::Strict => "strict",
+        }
+    }
+
+    /// Whether the whole-content JSON path checks names against the offered tools.
+    ///
+    /// The seed promises no call is invented; praisonai dropped the check on this path
+    /// (PR #5359), so a hallucinated `{"name": "wire_transfer"}` is recovered there.
+    pub fn allowlists_whole_content(self) -> bool {
+        self == Profile::Strict
+    }
+
+    /// Whether call payloads are re-read from the text as the model wrote it.
+    ///
+    /// praisonai decodes payloads from the fence-masked text, so a fence inside a JSON
+    /// string argument reaches the tool as spaces (behaviour doc §2(e).3).
+    pub fn decodes_unmasked_payloads(self) -> bool {
+        self == Profile::Strict
+    }
+
+    /// Whether a whole-content JSON call that fails the allowlist still claims the whole
+    /// content, so a call quoted inside its strings is never run.
+    pub fn reserves_rejected_whole_content(self) -> bool {
+        self == Profile::Strict
+    }
+
+    /// The decoder limits at a JSON site: CPython's interpreter limits under praisonai
+    /// (exceeding them is an error outcome), a documented depth bound under strict
+    /// (exceeding it rejects the payload).
+    pub fn json_limits(self, site: JsonSite) -> DecodeLimits {
+        match self {
+            Profile::PraisonAi => DecodeLimits {
+                max_depth: praisonai_max_depth(site),
+                int_max_str_digits: Some(PYTHON_INT_MAX_STR_DIGITS),
+            },
+            Profile::Strict => DecodeLimits {
+                max_depth: STRICT_MAX_DEPTH,
+                int_max_str_digits: None,
+            },
+        }
+    }
+}
+
+/// How many JSON containers CPython 3.11 can open at each site before `RecursionError`,
+/// when `adapter.recover_tool_calls_from_text` is called from a module-level frame with the
+/// default recursion limit of 1000 (the rule `adapters/praisonai` enforces; see
+/// `docs/profiles.md`). The sites differ by the Python frames between the caller and the
+/// C scanner.
+fn praisonai_max_depth(site: JsonSite) -> usize {
+    match site {
+        JsonSite::WholeContent | JsonSite::Tag => 993,
+        JsonSite::OpenEnded => 994,
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Profile {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Profile, String> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown profile {s:?} (expected praisonai or strict)"))
+    }
+}

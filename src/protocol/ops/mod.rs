@@ -1,0 +1,23 @@
+//! The ops the reference implements: each reads its protocol input, calls the library,
+//! and shapes the output as `docs/protocol.md` says.
+
+mod salvage;
+
+use super::message::Answer;
+use crate::profile::Profile;
+use crate::py::Value;
+
+/// The ops `toolfix serve` declares in its handshake.
+pub const OPS: [&str; 1] = ["salvage"];
+
+/// Runs `op` on `input`. A malformed input is an `errored` answer.
+pub fn run(op: &str, input: &Value, profile: Profile) -> Answer {
+    let result = match op {
+        "salvage" => salvage::run(input, profile),
+        other => Err(format!("unknown op {other:?}")),
+    };
+    match result {
+        Ok(output) => Answer::Output(output),
+        Err(message) => Answer::Errored(message),
+    }
+}

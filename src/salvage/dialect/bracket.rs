@@ -1,0 +1,40 @@
+//! `[TOOL_CALL]{…}[/TOOL_CALL]` and LM Studio's `[TOOL_REQUEST]{…}[END_TOOL_REQUEST]`.
+//!
+//! Pattern: `\[(TOOL_CALL|TOOL_REQUEST)\]\s*(\{[\s\S]*?\})\s*\[(?:/TOOL_CALL|END_TOOL_REQUEST)\]`
+//! with `re.IGNORECASE`. Openers and closers are not paired: `[TOOL_CALL]…[END_TOOL_REQUEST]`
+//! matches. `ſ` folds to `s`, so `[TOOL_REQUEſT]` opens a block too.
+
+use super::super::SalvageError;
+use super::super::payload::Payloads;
+use super::super::span::Candidate;
+use super::super::text::match_folded;
+use super::Dialect;
+use super::closed_tag::{TagSyntax, find_all};
+
+const SYNTAX: TagSyntax = TagSyntax {
+    open_first: b'[',
+    open: |text, i| {
+        match_folded(text, i, b"[tool_call]")
+            .or_else(|| match_folded(text, i, b"[tool_request]"))
+            .map(|end| (end, None))
+    },
+    close: |text, i| {
+        match_folded(text, i, b"[/tool_call]")
+            .or_else(|| match_folded(text, i, b"[end_tool_request]"))
+    },
+};
+
+/// Adds a candidate for every bracketed block.
+pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
+    for m in find_all(payloads.text(), &SYNTAX) {
+        let found = payloads
+            .loads(m.json)?
+            .and_then(|data| payloads.name_and_args(data));
+        out.push(Candidate {
+            span: m.span,
+            dialect: Dialect::Bracket,
+            found,
+        });
+    }
+    Ok(())
+}

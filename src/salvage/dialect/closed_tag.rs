@@ -1,0 +1,79 @@
+//! The shape three dialects share: `OPEN \s* (\{[\s\S]*?\}) \s* CLOSE`.
+//!
+//! `re.finditer` over that pattern, in linear time. The body is lazy, so a match at an
+//! opening tag ends at the first `}` that is followed (after `\s*`) by a closing tag; no
+//! other end is possible, because `\s*` and the closing tag's first character never
+//! overlap. Such `}` positions ("closers") are found once, in one pass, and each opening
+//! tag looks up the first closer after its `{`. An opening tag with no closer after it
+//! does not match (CPython rescans to the end for each one, which is its quadratic case);
+//! and then no later opening tag can match either.
+
+use std::ops::Range;
+
+use memchr::memchr_iter;
+
+use super::super::text::skip_space;
+
+/// What an opening tag matcher returns: the tag's end and, for `<function=NAME>`, the
+/// name's range.
+pub type Opened = Option<(usize, Option<Range<usize>>)>;
+
+/// A dialect's tags.
+pub struct TagSyntax {
+    /// The byte every opening tag starts with.
+    pub open_first: u8,
+    /// Matches an opening tag at an offset.
+    pub open: fn(&[u8], usize) -> Opened,
+    /// Matches a closing tag at an offset: its end.
+    pub close: fn(&[u8], usize) -> Option<usize>,
+}
+
+/// One match of the pattern.
+pub struct TagMatch {
+    /// The whole match.
+    pub span: Range<usize>,
+    /// The name captured by the opening tag, if the dialect has one.
+    pub name: Option<Range<usize>>,
+    /// The JSON group, braces included.
+    pub json: Range<usize>,
+}
+
+/// Every match, in order, as `finditer` yields them.
+pub fn find_all(text: &[u8], syntax: &TagSyntax) -> Vec<TagMatch> {
+    let mut matches = Vec::new();
+    let mut closers: Option<Vec<(usize, usize)>> = None;
+    let mut resume = 0;
+    for start in memchr_iter(syntax.open_first, text) {
+        if start < resume {
+            continue;
+        }
+        let Some((open_end, name)) = (syntax.open)(text, start) else {
+            continue;
+        };
+        let brace = skip_space(text, open_end);
+        if text.get(brace) != Some(&b'{') {
+            continue;
+        }
+        let closers = closers.get_or_insert_with(|| find_closers(text, syntax));
+        let first = closers.partition_point(|&(close_brace, _)| close_brace <= brace);
+        let Some(&(close_brace, end)) = closers.get(first) else {
+            break;
+        };
+        matches.push(TagMatch {
+            span: start..end,
+            name,
+            json: brace..close_brace + 1,
+        });
+        resume = end;
+    }
+    matches
+}
+
+/// Every `}` followed by `\s*` and a closing tag: `(offset of the brace, end of the tag)`.
+fn find_closers(text: &[u8], syntax: &TagSyntax) -> Vec<(usize, usize)> {
+    memchr_iter(b'}', text)
+        .filter_map(|brace| {
+            (syntax.close)(text, skip_space(text, brace + 1)).map(|end| (brace, end))
+        })
+        .collect()
+}

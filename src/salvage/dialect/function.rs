@@ -1,0 +1,51 @@
+//! `<function=NAME>{…}</function>`, the Functionary / Llama 3.1 custom-tool dialect.
+//!
+//! Pattern: `<function=([a-zA-Z0-9_\-]+)>\s*(\{[\s\S]*?\})\s*</function>` with
+//! `re.IGNORECASE`, so the name class also takes `İ ı ſ K`, and `<functıon=` opens a tag.
+//! The name comes from the tag; the payload is the arguments. It is decoded only when the
+//! name was offered: a rejected tag's JSON is never parsed, so it cannot raise.
+
+use super::super::SalvageError;
+use super::super::payload::Payloads;
+use super::super::span::{Candidate, Found};
+use super::super::text::{match_folded, name_run_end};
+use super::Dialect;
+use super::closed_tag::{Opened, TagSyntax, find_all};
+use crate::py::PyStr;
+
+const SYNTAX: TagSyntax = TagSyntax {
+    open_first: b'<',
+    open: open_tag,
+    close: |text, i| match_folded(text, i, b"</function>"),
+};
+
+/// `<function=NAME>`: the end of the tag and the name's range.
+fn open_tag(text: &[u8], i: usize) -> Opened {
+    let name_start = match_folded(text, i, b"<function=")?;
+    let name_end = name_run_end(text, name_start);
+    if name_end == name_start || text.get(name_end) != Some(&b'>') {
+        return None;
+    }
+    Some((name_end + 1, Some(name_start..name_end)))
+}
+
+/// Adds a candidate for every `<function=…>` block.
+pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
+    for m in find_all(payloads.text(), &SYNTAX) {
+        let Some(name_range) = m.name else {
+            continue;
+        };
+        let name = PyStr::from_generalized_utf8(&payloads.text()[name_range]);
+        let found = if payloads.allows(&name) {
+            payloads.loads(m.json)?.map(|args| Found { name, args })
+        } else {
+            None
+        };
+        out.push(Candidate {
+            span: m.span,
+            dialect: Dialect::Function,
+            found,
+        });
+    }
+    Ok(())
+}

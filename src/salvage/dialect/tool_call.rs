@@ -1,0 +1,33 @@
+//! `<tool_call>{…}</tool_call>`, the Hermes / Qwen dialect.
+//!
+//! Pattern: `<tool_call>\s*(\{[\s\S]*?\})\s*</tool_call>` with `re.IGNORECASE`. The
+//! payload is `json.loads`ed even when its name was not offered, so a huge integer or
+//! deep nesting inside any `<tool_call>` escapes as an error under `praisonai`.
+
+use super::super::SalvageError;
+use super::super::payload::Payloads;
+use super::super::span::Candidate;
+use super::super::text::match_folded;
+use super::Dialect;
+use super::closed_tag::{TagSyntax, find_all};
+
+const SYNTAX: TagSyntax = TagSyntax {
+    open_first: b'<',
+    open: |text, i| match_folded(text, i, b"<tool_call>").map(|end| (end, None)),
+    close: |text, i| match_folded(text, i, b"</tool_call>"),
+};
+
+/// Adds a candidate for every `<tool_call>` block.
+pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
+    for m in find_all(payloads.text(), &SYNTAX) {
+        let found = payloads
+            .loads(m.json)?
+            .and_then(|data| payloads.name_and_args(data));
+        out.push(Candidate {
+            span: m.span,
+            dialect: Dialect::ToolCall,
+            found,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,101 @@
+//! Whole-content JSON: the reply is nothing but `{"name": …, "arguments": …}` or a list of
+//! such objects.
+//!
+//! This path runs first, on the text as written (never masked) after `str.strip()`, and
+//! differs from the embedded dialects on purpose in the real package: only the keys
+//! `name` and `arguments` count, any truthy name of any JSON type makes a call, and under
+//! `praisonai` there is no allowlist. Valid JSON that makes no call falls through to the
+//! embedded dialects.
+
+use std::ops::Range;
+
+use super::super::call::Call;
+use super::super::{Allowlist, SalvageError};
+use super::Dialect;
+use crate::profile::{JsonSite, Profile};
+use crate::py::json::{self, DecodeError};
+use crate::py::unicode::strip;
+use crate::py::{PyStr, Value};
+
+/// What the whole-content path decided.
+pub enum Whole {
+    /// The content is a call payload: these calls, nothing else is scanned.
+    Calls(Vec<Call>),
+    /// Under `strict`: the content is a call payload whose every call was rejected; it is
+    /// reserved whole, so nothing quoted in it runs.
+    Reserved,
+    /// Not a call payload: go on to the embedded dialects.
+    NotCalls,
+}
+
+/// Runs the whole-content path on `content`.
+pub fn recover(
+    content: &[u8],
+    allowed: &Allowlist,
+    profile: Profile,
+) -> Result<Whole, SalvageError> {
+    let stripped = strip(content);
+    let start = stripped.as_ptr() as usize - content.as_ptr() as usize;
+    let span = start..start + stripped.len();
+    if !may_raise_or_call(stripped) {
+        return Ok(Whole::NotCalls);
+    }
+    let entries = match json::loads(stripped, profile.json_limits(JsonSite::WholeContent)) {
+        Ok(Value::Dict(d)) => vec![Value::Dict(d)],
+        Ok(Value::List(l)) => l,
+        Ok(_) => return Ok(Whole::NotCalls),
+        Err(DecodeError::Syntax { .. }) => return Ok(Whole::NotCalls),
+        Err(_) if profile == Profile::Strict => return Ok(Whole::NotCalls),
+        Err(e) => return Err(SalvageError::from(e)),
+    };
+    Ok(calls_from_entries(entries, span, allowed, profile))
+}
+
+/// Whether `json.loads` of this text can yield a dict or list, or raise something other
+/// than `JSONDecodeError`. Only a container or a number (a >4300-digit integer raises
+/// `ValueError`) can; prose, strings and literals never do, so they cost no decoding.
+fn may_raise_or_call(text: &[u8]) -> bool {
+    matches!(text.first(), Some(b'{' | b'[' | b'-' | b'0'..=b'9'))
+}
+
+/// The calls of a decoded payload: each dict entry with a truthy `name`, its index
+/// counting skipped entries too (the real package's call ids use it).
+fn calls_from_entries(
+    entries: Vec<Value>,
+    span: Range<usize>,
+    allowed: &Allowlist,
+    profile: Profile,
+) -> Whole {
+    let mut calls = Vec::new();
+    let mut rejected = false;
+    for entry in entries {
+        let Value::Dict(mut dict) = entry else {
+            continue;
+        };
+        let Some(name) = dict
+            .get(&PyStr::from("name"))
+            .filter(|n| n.is_truthy())
+            .cloned()
+        else {
+            continue;
+        };
+        if profile.allowlists_whole_content()
+            && !name.as_py_str().is_some_and(|n| allowed.contains(n))
+        {
+            rejected = true;
+            continue;
+        }
+        let args = dict
+            .swap_remove(&PyStr::from("arguments"))
+            .unwrap_or_else(|| Value::Dict(Default::default()));
+        calls.push(Call::new(name, args, span.clone(), Dialect::WholeJson));
+    }
+    match (
+        calls.is_empty(),
+        rejected && profile.reserves_rejected_whole_content(),
+    ) {
+        (false, _) => Whole::Calls(calls),
+        (true, true) => Whole::Reserved,
+        (true, false) => Whole::NotCalls,
+    }
+}

@@ -1,0 +1,141 @@
+//! Decoding a dialect's JSON payload, and `_name_and_args`.
+//!
+//! Every embedded dialect decodes its payload here, so the profile differences about
+//! payloads live in one place:
+//! * `praisonai` decodes from the fence-masked text with CPython's limits, and lets the
+//!   exceptions the real package lets escape (`ValueError` for a >4300-digit integer,
+//!   `RecursionError` for deep nesting) become a salvage error;
+//! * `strict` finds the payload in the masked text the same way, then re-reads it from the
+//!   text as written, and treats every decode failure as a rejected payload.
+
+use std::ops::Range;
+
+use super::fence::Masked;
+use super::span::Found;
+use super::text::skip_space;
+use super::{Allowlist, SalvageError};
+use crate::profile::{JsonSite, Profile};
+use crate::py::json::{self, DecodeError};
+use crate::py::{PyStr, Value};
+
+/// The payload decoder of one salvage run.
+pub struct Payloads<'a> {
+    masked: &'a Masked<'a>,
+    allowed: &'a Allowlist,
+    profile: Profile,
+}
+
+impl<'a> Payloads<'a> {
+    pub fn new(masked: &'a Masked<'a>, allowed: &'a Allowlist, profile: Profile) -> Payloads<'a> {
+        Payloads {
+            masked,
+            allowed,
+            profile,
+        }
+    }
+
+    /// The masked text the dialects scan.
+    pub fn text(&self) -> &[u8] {
+        self.masked.text()
+    }
+
+    /// Whether `name` was offered.
+    pub fn allows(&self, name: &PyStr) -> bool {
+        self.allowed.contains(name)
+    }
+
+    /// `json.loads(group)` for a closed tag's JSON group at `range` of the masked text:
+    /// `None` when it is not JSON (`JSONDecodeError`, caught by the real package).
+    pub fn loads(&self, range: Range<usize>) -> Result<Option<Value>, SalvageError> {
+        let limits = self.profile.json_limits(JsonSite::Tag);
+        let decoded = json::loads(&self.text()[range.clone()], limits);
+        let value = self.caught(decoded, false)?;
+        Ok(value.and_then(|v| self.reread(v, range, Reread::Whole)))
+    }
+
+    /// `_json_object_at(scan_text, pos)`: skips `str.isspace` characters, then
+    /// `raw_decode`s (a `ValueError` is caught here by the real package, unlike in tags).
+    pub fn object_at(&self, pos: usize) -> Result<ObjectAt, SalvageError> {
+        let at = skip_space(self.text(), pos);
+        let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        let decoded = json::raw_decode(self.text(), at, limits);
+        Ok(match self.caught(decoded, true)? {
+            Some((value @ Value::Dict(_), end)) => ObjectAt::Object {
+                value: self.reread(value, at..end, Reread::Prefix),
+                end,
+            },
+            _ => ObjectAt::NotObject { at },
+        })
+    }
+
+    /// `_name_and_args(data, allowed)`: the name is `data["name"]`, or `data["tool"]` when
+    /// that is falsy; it must be a `str` that was offered, exactly. The arguments are
+    /// `data["arguments"]` when present (even `null`), else `data["parameters"]`, else `{}`.
+    pub fn name_and_args(&self, data: Value) -> Option<Found> {
+        let Value::Dict(mut dict) = data else {
+            return None;
+        };
+        let key = |k: &str| PyStr::from(k);
+        let name = match dict.get(&key("name")) {
+            Some(v) if v.is_truthy() => v,
+            _ => dict.get(&key("tool"))?,
+        };
+        let name = name.as_py_str().filter(|n| self.allows(n))?.clone();
+        let args = dict
+            .swap_remove(&key("arguments"))
+            .or_else(|| dict.swap_remove(&key("parameters")))
+            .unwrap_or_else(|| Value::Dict(Default::default()));
+        Some(Found { name, args })
+    }
+
+    /// Turns a decode result into what the real package sees after its `except` clause:
+    /// `None` for a caught exception, `Err` for one that escapes.
+    fn caught<T>(
+        &self,
+        decoded: Result<T, DecodeError>,
+        value_error_caught: bool,
+    ) -> Result<Option<T>, SalvageError> {
+        match decoded {
+            Ok(v) => Ok(Some(v)),
+            Err(_) if self.profile == Profile::Strict => Ok(None),
+            Err(DecodeError::Syntax { .. }) => Ok(None),
+            Err(DecodeError::IntTooLong { .. }) if value_error_caught => Ok(None),
+            Err(e) => Err(SalvageError::from(e)),
+        }
+    }
+
+    /// Under `strict`, re-reads a payload found in the masked text from the original text
+    /// of the same span; a payload that does not re-read to the same extent is rejected.
+    fn reread(&self, masked_value: Value, range: Range<usize>, how: Reread) -> Option<Value> {
+        if !self.profile.decodes_unmasked_payloads() {
+            return Some(masked_value);
+        }
+        let original = self.masked.original();
+        let start = self.masked.to_original(range.start);
+        let end = self.masked.to_original(range.end);
+        let limits = self.profile.json_limits(JsonSite::Tag);
+        match how {
+            Reread::Whole => json::loads(&original[start..end], limits).ok(),
+            Reread::Prefix => match json::raw_decode(original, start, limits) {
+                Ok((value, e)) if e == end => Some(value),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// What `_json_object_at` found.
+pub enum ObjectAt {
+    /// A JSON object ending at `end` of the masked text; `value` is `None` when `strict`
+    /// rejected it on re-reading.
+    Object { value: Option<Value>, end: usize },
+    /// No object; the skipped whitespace ends at `at`.
+    NotObject { at: usize },
+}
+
+/// How a payload is delimited: a whole group (`json.loads`) or a prefix (`raw_decode`).
+#[derive(Clone, Copy)]
+enum Reread {
+    Whole,
+    Prefix,
+}

@@ -1,0 +1,77 @@
+//! Ordering and overlap: text order across dialects, and the starts-inside rule.
+
+use std::ops::Range;
+
+use super::dialect::Dialect;
+use crate::py::{PyStr, Value};
+
+/// A payload that passed the allowlist: the call's name and decoded arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    pub name: PyStr,
+    pub args: Value,
+}
+
+/// One dialect match over the masked text: accepted (`found`) or rejected but still
+/// reserving its span, so nothing quoted inside it can run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub span: Range<usize>,
+    pub dialect: Dialect,
+    pub found: Option<Found>,
+}
+
+/// The accepted candidates in text order, after dropping every candidate that starts
+/// inside the span of an earlier kept one (accepted or rejected).
+///
+/// This is the loop at the end of `_recover_json_tool_calls`: a stable sort by start
+/// (starts cannot tie across dialects, their first characters differ), then a running
+/// `consumed` offset.
+pub fn select(mut candidates: Vec<Candidate>) -> Vec<(Range<usize>, Dialect, Found)> {
+    candidates.sort_by_key(|c| c.span.start);
+    let mut consumed = 0;
+    let mut kept = Vec::new();
+    for candidate in candidates {
+        if candidate.span.start < consumed {
+            continue;
+        }
+        consumed = candidate.span.end;
+        if let Some(found) = candidate.found {
+            kept.push((candidate.span, candidate.dialect, found));
+        }
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(span: Range<usize>, name: Option<&str>) -> Candidate {
+        Candidate {
+            span,
+            dialect: Dialect::ToolCall,
+            found: name.map(|n| Found {
+                name: PyStr::from(n),
+                args: Value::None,
+            }),
+        }
+    }
+
+    #[test]
+    fn rejected_spans_shadow_what_they_contain() {
+        let kept = select(vec![
+            cand(30..40, Some("late")),
+            cand(0..20, None),
+            cand(5..10, Some("inner")),
+        ]);
+        let names: Vec<_> = kept.iter().map(|(_, _, f)| f.name.to_string()).collect();
+        assert_eq!(names, ["late"]);
+    }
+
+    #[test]
+    fn a_candidate_may_start_where_the_previous_one_ends() {
+        let kept = select(vec![cand(0..10, Some("a")), cand(10..12, Some("b"))]);
+        assert_eq!(kept.len(), 2);
+    }
+}
