@@ -6,7 +6,7 @@ Writes two files (run from anywhere; paths are relative to this script):
 * ``src/py/unicode/tables.rs``: the range and mapping tables behind
   ``py::unicode`` (``str.isspace``, ``re``'s ``\\w``, ``str.isprintable``,
   ``str.lower`` with its Final_Sigma rule, ``re.IGNORECASE`` equivalences with
-  ASCII letters).
+  ASCII letters, ``str.isidentifier`` and ``str.isdigit``).
 * ``src/py/unicode/digests.rs``: per-block FNV-1a digests of CPython's answers
   for *every* code point, which a unit test recomputes through the Rust API,
   so ``cargo test`` checks the full tables without storing CPython's output.
@@ -64,6 +64,55 @@ def is_word(c):
 
 def is_printable(c):
     return chr(c).isprintable()
+
+
+def is_identifier_start(c):
+    """`chr(c).isidentifier()`: XID_Start, or `_` (CPython's `_PyUnicode_ScanIdentifier`)."""
+    return chr(c).isidentifier()
+
+
+def is_identifier_continue(c):
+    """`('a' + chr(c)).isidentifier()`: XID_Continue."""
+    return ("a" + chr(c)).isidentifier()
+
+
+def is_digit(c):
+    return chr(c).isdigit()
+
+
+def check_identifier_rule(start, cont):
+    """`str.isidentifier()` is per code point: the first XID_Start or `_`, the rest XID_Continue.
+
+    The tables hold one-character answers; these probes show that a code point's answer
+    does not depend on its neighbours or its position after the first, that every start is
+    a continue, and that no NFKC normalisation happens (U+2122 TRADE MARK SIGN is refused
+    although its NFKC form `TM` is an identifier).
+    """
+    start_set, cont_set = set(start), set(cont)
+    for c in ALL_CPS:
+        ch = chr(c)
+        assert (ch + "a").isidentifier() == (c in start_set), hex(c)
+        assert ("_" + ch).isidentifier() == (c in cont_set), hex(c)
+        assert ("a" + ch + "a").isidentifier() == (c in cont_set), hex(c)
+        assert ("ab" + ch).isidentifier() == (c in cont_set), hex(c)
+    assert start_set <= cont_set
+    ascii_start = {ord(x) for x in string.ascii_letters + "_"}
+    assert {c for c in start if c < 0x80} == ascii_start
+    assert {c for c in cont if c < 0x80} == ascii_start | {ord(x) for x in string.digits}
+    assert not any(0xD800 <= c <= 0xDFFF for c in cont)
+    assert not "\u2122".isidentifier() and not "a\u00b2".isidentifier() and "TM".isidentifier()
+    assert 0xB7 in cont_set and 0xB7 not in start_set
+    assert {0x2118, 0x212E} <= start_set and 0x309B not in cont_set
+    assert not "".isidentifier()
+
+
+def check_digits(digit):
+    """`str.isdigit()` of a string is every code point's answer; ASCII digits are 0-9."""
+    digit_set = set(digit)
+    for c in ALL_CPS:
+        assert ("0" + chr(c) + "9").isdigit() == (c in digit_set), hex(c)
+    assert [c for c in digit if c < 0x80] == list(range(0x30, 0x3A))
+    assert not "".isdigit()
 
 
 def check_regex_classes():
@@ -232,6 +281,10 @@ def repr_record(c):
     return utf8(repr(chr(c))) + b"\xff"
 
 
+def identifier_record(c):
+    return bytes([is_identifier_start(c) | is_identifier_continue(c) << 1])
+
+
 # ---------------------------------------------------------------------------
 # Rust output.
 # ---------------------------------------------------------------------------
@@ -274,7 +327,9 @@ def range_table(name, doc, rs):
     return table(doc, f"pub static {name}: &[(u32, u32)]", items)
 
 
-def tables_rs(space, word, printable, ignorable, cased, runs, multi, icase, adds_ascii):
+def tables_rs(
+    space, word, printable, ignorable, cased, runs, multi, icase, adds_ascii, start, cont, digit
+):
     out = header(
         "Unicode tables for CPython 3.11 `str` and `re` semantics.",
         [
@@ -339,6 +394,30 @@ def tables_rs(space, word, printable, ignorable, cased, runs, multi, icase, adds
         "pub const LOWER_ADDS_ASCII: &[u32]",
         [f"0x{c:X}," for c in adds_ascii],
     )
+    out += range_table(
+        "IDENTIFIER_START",
+        [
+            "`ch.isidentifier()` of a one-character string: XID_Start plus `_`, what",
+            "`str.isidentifier()` demands of the first code point.",
+        ],
+        ranges(start),
+    )
+    out += range_table(
+        "IDENTIFIER_CONTINUE",
+        [
+            "`('a' + ch).isidentifier()`: XID_Continue, what `str.isidentifier()` demands of",
+            "every code point after the first.",
+        ],
+        ranges(cont),
+    )
+    out += range_table(
+        "DIGIT",
+        [
+            "`ch.isdigit()` of a one-character string: `inspect.Parameter` renames `.0` only",
+            "when the rest of the name passes it.",
+        ],
+        ranges(digit),
+    )
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -376,8 +455,15 @@ def main():
     runs = lower_runs(single)
     icase = ignorecase_ascii()
     adds_ascii = lower_adds_ascii()
+    start = [c for c in ALL_CPS if is_identifier_start(c)]
+    cont = [c for c in ALL_CPS if is_identifier_continue(c)]
+    check_identifier_rule(start, cont)
+    digit = [c for c in ALL_CPS if is_digit(c)]
+    check_digits(digit)
 
-    tables = tables_rs(space, word, printable, ignorable, cased, runs, multi, icase, adds_ascii)
+    tables = tables_rs(
+        space, word, printable, ignorable, cased, runs, multi, icase, adds_ascii, start, cont, digit
+    )
     (OUT_DIR / "tables.rs").write_text(tables)
 
     digests = [
@@ -415,12 +501,27 @@ def main():
             ["Per code point: `repr(chr(c))` in generalized UTF-8, then byte 0xFF."],
             block_digests(repr_record),
         ),
+        (
+            "IDENTIFIER",
+            [
+                "One byte per code point: bit 0 `chr(c).isidentifier()`, bit 1",
+                "`('a' + chr(c)).isidentifier()`.",
+            ],
+            block_digests(identifier_record),
+        ),
+        (
+            "DIGIT",
+            ["One byte per code point: `chr(c).isdigit()`."],
+            block_digests(lambda c: bytes([is_digit(c)])),
+        ),
     ]
     (OUT_DIR / "digests.rs").write_text(digests_rs(digests))
     print(
         f"tables.rs: {len(tables)} bytes; SPACE {len(ranges(space))}, WORD {len(ranges(word))}, "
         f"PRINTABLE {len(ranges(printable))}, CASE_IGNORABLE {len(ranges(ignorable))}, "
-        f"CASED {len(ranges(cased))} ranges; LOWER_RUNS {len(runs)}, LOWER_MULTI {len(multi)}"
+        f"CASED {len(ranges(cased))} ranges; LOWER_RUNS {len(runs)}, LOWER_MULTI {len(multi)}; "
+        f"IDENTIFIER_START {len(ranges(start))}, IDENTIFIER_CONTINUE {len(ranges(cont))}, "
+        f"DIGIT {len(ranges(digit))} ranges"
     )
 
 

@@ -8,14 +8,18 @@
 //!
 //! * [`salvage`]: recover calls written as text, in six dialects, with fence masking,
 //!   the advertised-name allowlist and text order, in linear time.
+//! * [`dispatch`]: name self-repair, corrective errors, bind hints, runtime-error
+//!   pass-through and result formatting over a tool registry.
 //! * [`adapter`]: the provider adapter policy table.
 //! * [`py`]: the CPython 3.11 semantics the behaviour is made of.
 
 pub mod adapter;
+pub mod dispatch;
 pub mod profile;
 pub mod protocol;
 pub mod py;
 pub mod salvage;
+pub mod suite;
 
 pub use adapter::Adapter;
 pub use profile::Profile;

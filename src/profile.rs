@@ -8,6 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::py::INT_MAX_STR_DIGITS;
 use crate::py::json::DecodeLimits;
 
 /// Which behaviour to reproduce.
@@ -35,9 +36,6 @@ pub enum JsonSite {
 /// The deepest JSON nesting `strict` accepts in a call payload; deeper payloads are
 /// rejected as malformed (never an error). Real calls nest a handful of levels.
 pub const STRICT_MAX_DEPTH: usize = 512;
-
-/// CPython's `sys.get_int_max_str_digits()` default.
-pub const PYTHON_INT_MAX_STR_DIGITS: usize = 4300;
 
 impl Profile {
     /// Every profile, in a stable order.
@@ -80,7 +78,7 @@ impl Profile {
         match self {
             Profile::PraisonAi => DecodeLimits {
                 max_depth: praisonai_max_depth(site),
-                int_max_str_digits: Some(PYTHON_INT_MAX_STR_DIGITS),
+                int_max_str_digits: Some(INT_MAX_STR_DIGITS),
             },
             Profile::Strict => DecodeLimits {
                 max_depth: STRICT_MAX_DEPTH,
@@ -90,16 +88,31 @@ impl Profile {
     }
 }
 
-/// How many JSON containers CPython 3.11 can open at each site before `RecursionError`,
-/// when `adapter.recover_tool_calls_from_text` is called from a module-level frame with the
-/// default recursion limit of 1000 (the rule `adapters/praisonai` enforces; see
-/// `docs/profiles.md`). The sites differ by the Python frames between the caller and the
-/// C scanner.
 fn praisonai_max_depth(site: JsonSite) -> usize {
     match site {
-        JsonSite::WholeContent | JsonSite::Tag => 993,
-        JsonSite::OpenEnded => 994,
+        JsonSite::WholeContent | JsonSite::Tag => praisonai_depth::TAG_DECODE,
+        JsonSite::OpenEnded => praisonai_depth::OPEN_ENDED_DECODE,
     }
+}
+
+/// How many containers deep CPython 3.11 can go at each place praisonaiagents parses or
+/// prints a value before `RecursionError`, when the package function is called from a
+/// module-level frame with the default recursion limit of 1000: the rule
+/// `adapters/praisonai` enforces, and whose boundaries its `recursion_table.py` measures.
+/// The places differ by the Python frames between the caller and the C code.
+pub mod praisonai_depth {
+    /// `json.loads` of the whole content or of a tag's group.
+    pub const TAG_DECODE: usize = 993;
+    /// `raw_decode` after `<|python_tag|>` or `Action Input:`.
+    pub const OPEN_ENDED_DECODE: usize = 994;
+    /// `json.dumps(arguments)` when a recovered call is built.
+    pub const CALL_ARGUMENTS_ENCODE: usize = 992;
+    /// The approval gate serialising a call's arguments dict, before dispatch.
+    pub const APPROVAL_ENCODE: usize = 990;
+    /// `json.dumps(tool_result)` in a role-`tool` result message.
+    pub const RESULT_ENCODE: usize = 994;
+    /// `str(tool_result)` in Ollama's result message.
+    pub const RESULT_REPR: usize = 997;
 }
 
 impl fmt::Display for Profile {

@@ -4,7 +4,7 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use toolfix::protocol::wire::{encode_line, object};
+use toolfix::protocol::wire::encode_line;
 use toolfix::py::Value;
 use toolfix::salvage::{Allowlist, Call, Request, salvage};
 use toolfix::{Adapter, Profile};
@@ -59,7 +59,7 @@ fn read_input(file: Option<&PathBuf>) -> Result<String, String> {
 /// One call as a JSON line: name, arguments, dialect, span, and the text it came from.
 fn describe(call: &Call, content: &str) -> String {
     let source = content.get(call.span.clone()).unwrap_or_default();
-    encode_line(&object([
+    encode_line(&Value::dict([
         ("name", call.name.clone()),
         ("arguments", Value::Str(call.arguments.clone())),
         ("dialect", Value::str(call.dialect.name())),

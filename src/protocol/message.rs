@@ -2,7 +2,6 @@
 
 use super::PROTOCOL_VERSION;
 use super::fields::Fields;
-use super::wire::object;
 use crate::py::Value;
 
 /// A request line, as an implementation reads it.
@@ -54,15 +53,15 @@ impl Request {
     pub fn to_value(&self) -> Value {
         match self {
             Request::Hello { protocol } => {
-                object([("cmd", Value::str("hello")), ("protocol", protocol.clone())])
+                Value::dict([("cmd", Value::str("hello")), ("protocol", protocol.clone())])
             }
-            Request::Run { seq, op, input } => object([
+            Request::Run { seq, op, input } => Value::dict([
                 ("cmd", Value::str("run")),
                 ("seq", seq.clone()),
                 ("op", Value::str(op)),
                 ("input", input.clone()),
             ]),
-            Request::Stop => object([("cmd", Value::str("stop"))]),
+            Request::Stop => Value::dict([("cmd", Value::str("stop"))]),
         }
     }
 
@@ -93,7 +92,7 @@ impl Answer {
             Answer::Skipped(why) => ("skipped", Value::str(why)),
             Answer::Errored(message) => ("errored", Value::str(message)),
         };
-        object(
+        Value::dict(
             seq.map(|s| ("seq", s.clone()))
                 .into_iter()
                 .chain([(key, value)]),

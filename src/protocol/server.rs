@@ -3,7 +3,7 @@
 use std::io::{self, BufRead, Write};
 
 use super::message::{Answer, Request};
-use super::wire::{decode_line, encode_line, object};
+use super::wire::{decode_line, encode_line};
 use super::{PROTOCOL_VERSION, ops};
 use crate::profile::Profile;
 use crate::py::Value;
@@ -47,11 +47,11 @@ fn answer(profile: Profile, line: &[u8]) -> Option<Value> {
 fn hello(profile: Profile) -> Value {
     let strings = |items: &[&str]| Value::List(items.iter().map(|s| Value::str(s)).collect());
     let dialects: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
-    object([
+    Value::dict([
         ("protocol", Value::int(PROTOCOL_VERSION)),
         (
             "implementation",
-            object([
+            Value::dict([
                 ("name", Value::str("toolfix")),
                 ("version", Value::str(env!("CARGO_PKG_VERSION"))),
                 ("language", Value::str("rust")),

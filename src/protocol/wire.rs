@@ -1,7 +1,7 @@
 //! Values on the wire: JSON lines, plus the `$float` and `$opaque` wrappers.
 
 use crate::py::json::{self, DecodeLimits};
-use crate::py::{Dict, PyStr, Value};
+use crate::py::{Dict, Value};
 
 /// Limits for reading a protocol line: deep enough for any case, and no integer limit
 /// (a case may carry a 5000-digit integer inside its content on purpose).
@@ -82,17 +82,7 @@ pub fn wrap(value: &Value) -> Value {
 
 /// `{key: value}`.
 pub fn one_key(key: &str, value: Value) -> Value {
-    object([(key, value)])
-}
-
-/// A dict value from `(key, value)` pairs, in order.
-pub fn object<'k>(pairs: impl IntoIterator<Item = (&'k str, Value)>) -> Value {
-    Value::Dict(
-        pairs
-            .into_iter()
-            .map(|(k, v)| (PyStr::from(k), v))
-            .collect(),
-    )
+    Value::dict([(key, value)])
 }
 
 #[cfg(test)]

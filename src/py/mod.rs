@@ -9,6 +9,7 @@
 pub mod difflib;
 pub mod exception;
 pub mod float_repr;
+pub mod inspect;
 pub mod json;
 pub mod pystr;
 pub mod repr;
@@ -16,6 +17,10 @@ pub mod signature;
 pub mod str_format;
 pub mod unicode;
 pub mod value;
+
+/// CPython's default `sys.get_int_max_str_digits()`: converting an `int` of more decimal
+/// digits to or from text raises `ValueError`.
+pub const INT_MAX_STR_DIGITS: usize = 4300;
 
 pub use pystr::PyStr;
 pub use value::{Dict, PyInt, Value};

@@ -7,6 +7,8 @@
 
 use memchr::memchr;
 
+use super::INT_MAX_STR_DIGITS;
+use super::exception::PyException;
 use super::float_repr::float_repr;
 use super::pystr::{PyStr, push_code_point};
 use super::unicode::is_printable;
@@ -131,6 +133,19 @@ fn write_value<'a>(out: &mut Vec<u8>, v: &'a Value, pending: &mut Vec<Pending<'a
             }
         }
     }
+}
+
+/// `str()` of an `int` of more than 4300 decimal digits raises in CPython, inside a
+/// container too: the error any printing of `value` would raise, if any.
+pub fn check_int_str_limit(value: &Value) -> Result<(), PyException> {
+    if value.max_int_digits() <= INT_MAX_STR_DIGITS {
+        return Ok(());
+    }
+    let message = format!(
+        "Exceeds the limit ({INT_MAX_STR_DIGITS} digits) for integer string conversion; \
+         use sys.set_int_max_str_digits() to increase the limit"
+    );
+    Err(PyException::new("ValueError", message))
 }
 
 #[cfg(test)]

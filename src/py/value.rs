@@ -75,15 +75,70 @@ impl Value {
         Value::Int(PyInt::from_i64(i))
     }
 
+    /// A dict value from `(key, value)` pairs, in order.
+    pub fn dict<'k>(pairs: impl IntoIterator<Item = (&'k str, Value)>) -> Value {
+        Value::Dict(
+            pairs
+                .into_iter()
+                .map(|(k, v)| (PyStr::from(k), v))
+                .collect(),
+        )
+    }
+
+    /// A list value of strings.
+    pub fn str_list(items: &[PyStr]) -> Value {
+        Value::List(items.iter().cloned().map(Value::Str).collect())
+    }
+
+    /// How many containers deep the value nests: a scalar is 0, `[]` is 1, `{"a": [1]}` is 2.
+    /// CPython's encoders and `repr` recurse once per level, so this is what their recursion
+    /// limit counts.
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        self.walk(|value, depth| {
+            if matches!(value, Value::List(_) | Value::Dict(_)) {
+                deepest = deepest.max(depth + 1);
+            }
+        });
+        deepest
+    }
+
+    /// The most decimal digits of any `int` inside (0 when there is none): CPython refuses
+    /// to print an `int` of more than 4300 digits.
+    pub fn max_int_digits(&self) -> usize {
+        let mut most = 0;
+        self.walk(|value, _| {
+            if let Value::Int(i) = value {
+                most = most.max(i.as_decimal().trim_start_matches('-').len());
+            }
+        });
+        most
+    }
+
+    /// Visits every value inside, this one included, with its container depth, without
+    /// recursing (values can nest deeper than the stack allows).
+    fn walk(&self, mut visit: impl FnMut(&Value, usize)) {
+        let mut stack = vec![(self, 0)];
+        while let Some((value, depth)) = stack.pop() {
+            visit(value, depth);
+            match value {
+                Value::List(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
+                Value::Dict(dict) => stack.extend(dict.values().map(|v| (v, depth + 1))),
+                _ => {}
+            }
+        }
+    }
+
     /// `d.get(key)` on a dict value; `None` for other types or a missing key.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.as_dict()?.get(&PyStr::from(key))
     }
 }
 
-/// Structural equality in which two floats are equal when they are the same `float`
-/// (NaN equals NaN, `0.0` differs from `-0.0`): the equality of their `repr`, which is what
-/// a conformance check of Python output needs.
+/// Python's `==` on the values JSON can hold, except that two floats are equal when they
+/// are the same `float` (NaN equals NaN, `0.0` differs from `-0.0`) and an `int` never
+/// equals a `float`: the equality of their `repr`, which is what a conformance check of
+/// Python output needs. Dicts compare without regard to order, as Python's do.
 impl PartialEq for Value {
     fn eq(&self, other: &Value) -> bool {
         match (self, other) {
@@ -96,7 +151,7 @@ impl PartialEq for Value {
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::List(a), Value::List(b)) => a == b,
             (Value::Dict(a), Value::Dict(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+                a.len() == b.len() && a.iter().all(|(k, v)| b.get(k) == Some(v))
             }
             (Value::Opaque(a), Value::Opaque(b)) => a == b,
             _ => false,
@@ -191,6 +246,15 @@ mod tests {
         assert_eq!(PyInt::from_decimal("-12").unwrap().as_decimal(), "-12");
         assert!(PyInt::from_decimal("1.0").is_none());
         assert!(PyInt::from_decimal("").is_none());
+    }
+
+    #[test]
+    fn depth_and_int_digits() {
+        assert_eq!(Value::int(5).depth(), 0);
+        assert_eq!(Value::List(vec![]).depth(), 1);
+        let nested = Value::dict([("a", Value::List(vec![Value::int(-12345)]))]);
+        assert_eq!(nested.depth(), 2);
+        assert_eq!(nested.max_int_digits(), 5);
     }
 
     #[test]

@@ -111,7 +111,7 @@ fn advertised_name(entry: &Value) -> Result<Option<Value>, SalvageError> {
                 "'{}' object has no attribute 'get'",
                 python_type_name(other)
             );
-            return Err(SalvageError::new("AttributeError", &message));
+            return Err(SalvageError::new("AttributeError", message));
         }
     };
     let name = match function_name {
@@ -123,7 +123,7 @@ fn advertised_name(entry: &Value) -> Result<Option<Value>, SalvageError> {
     };
     if matches!(name, Value::List(_) | Value::Dict(_)) {
         let message = format!("unhashable type: '{}'", python_type_name(name));
-        return Err(SalvageError::new("TypeError", &message));
+        return Err(SalvageError::new("TypeError", message));
     }
     Ok(Some(name.clone()))
 }

@@ -2,7 +2,9 @@
 
 use std::ops::Range;
 
+use super::SalvageError;
 use super::dialect::Dialect;
+use crate::profile::{Profile, praisonai_depth};
 use crate::py::json;
 use crate::py::repr::str_of;
 use crate::py::{PyStr, Value};
@@ -26,15 +28,27 @@ pub struct Call {
 }
 
 impl Call {
-    /// Builds a call; `arguments` is derived from `args` as `_make_tool_call` does.
-    pub fn new(name: Value, args: Value, span: Range<usize>, dialect: Dialect) -> Call {
-        Call {
+    /// Builds a call as `_make_tool_call` does: `arguments` is derived from `args`. Under
+    /// `praisonai`, arguments nested deeper than `json.dumps` can go there raise
+    /// `RecursionError`, as in the real package.
+    pub fn build(
+        name: Value,
+        args: Value,
+        span: Range<usize>,
+        dialect: Dialect,
+        profile: Profile,
+    ) -> Result<Call, SalvageError> {
+        if profile == Profile::PraisonAi && args.depth() > praisonai_depth::CALL_ARGUMENTS_ENCODE {
+            let message = "maximum recursion depth exceeded while encoding a JSON object";
+            return Err(SalvageError::new("RecursionError", message));
+        }
+        Ok(Call {
             arguments: arguments_string(&args),
             name,
             args,
             span,
             dialect,
-        }
+        })
     }
 
     /// The name as Rust text, when it is a string without lone surrogates.

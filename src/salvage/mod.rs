@@ -41,16 +41,14 @@ pub mod probe;
 mod span;
 mod text;
 
-use std::fmt;
-
 pub use allowlist::Allowlist;
 pub use call::Call;
 pub use dialect::Dialect;
 
 use crate::adapter::Adapter;
 use crate::profile::Profile;
-use crate::py::PyStr;
-use crate::py::json::DecodeError;
+use crate::py::exception::PyException;
+use crate::py::{PyStr, Value};
 use dialect::whole_json::{self, Whole};
 use fence::Masked;
 use payload::Payloads;
@@ -114,46 +112,10 @@ impl<'a> Request<'a> {
 }
 
 /// An exception the real package lets escape from salvage, reproduced as an error
-/// outcome (under `praisonai` only: `strict` never fails).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SalvageError {
-    python_message: String,
-}
-
-impl SalvageError {
-    /// An error from the exception Python would print as `class: message`.
-    pub fn new(class: &str, message: &str) -> SalvageError {
-        SalvageError {
-            python_message: format!("{class}: {message}"),
-        }
-    }
-
-    /// The exception as Python prints it: class name, colon, message.
-    pub fn python_message(&self) -> &str {
-        &self.python_message
-    }
-
-    /// The exception's class name (`ValueError`, `RecursionError`, ...).
-    pub fn class(&self) -> &str {
-        self.python_message.split(':').next().unwrap_or_default()
-    }
-}
-
-impl From<DecodeError> for SalvageError {
-    fn from(cause: DecodeError) -> SalvageError {
-        SalvageError {
-            python_message: cause.python_message(),
-        }
-    }
-}
-
-impl fmt::Display for SalvageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.python_message)
-    }
-}
-
-impl std::error::Error for SalvageError {}
+/// outcome under `praisonai` only (`strict` never fails): `ValueError` for an integer of
+/// more than 4300 digits, `RecursionError` for deep nesting, `AttributeError` or
+/// `TypeError` for a malformed tool list.
+pub type SalvageError = PyException;
 
 /// Recovers the tool calls written as text in `request.content`, in text order. An empty
 /// list is the real package's `None`.
@@ -173,11 +135,17 @@ pub fn salvage(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
     let masked = Masked::new(content);
     let payloads = Payloads::new(&masked, request.tools, request.profile);
     let candidates = dialect::scan_embedded(&payloads)?;
-    Ok(span::select(candidates)
+    span::select(candidates)
         .into_iter()
         .map(|(span, dialect, found)| {
             let span = masked.to_original(span.start)..masked.to_original(span.end);
-            Call::new(crate::py::Value::Str(found.name), found.args, span, dialect)
+            Call::build(
+                Value::Str(found.name),
+                found.args,
+                span,
+                dialect,
+                request.profile,
+            )
         })
-        .collect())
+        .collect()
 }

@@ -3,7 +3,7 @@
 use crate::adapter::Adapter;
 use crate::profile::Profile;
 use crate::protocol::fields::Fields;
-use crate::protocol::wire::{object, one_key};
+use crate::protocol::wire::one_key;
 use crate::py::{PyStr, Value};
 use crate::salvage::{Allowlist, Call, Request, SalvageError, salvage};
 
@@ -16,7 +16,7 @@ pub fn run(input: &Value, profile: Profile) -> Result<Value, String> {
     Ok(match recover(content, &entries, adapter, profile) {
         Ok(calls) if calls.is_empty() => one_key("calls", Value::None),
         Ok(calls) => one_key("calls", Value::List(calls.iter().map(call_value).collect())),
-        Err(e) => one_key("error", Value::str(e.python_message())),
+        Err(e) => one_key("error", Value::str(&e.to_string())),
     })
 }
 
@@ -26,9 +26,12 @@ fn tool_entries(tools: &[Value]) -> Vec<Value> {
     tools
         .iter()
         .map(|tool| match tool {
-            Value::Str(name) => object([
+            Value::Str(name) => Value::dict([
                 ("type", Value::str("function")),
-                ("function", object([("name", Value::Str(name.clone()))])),
+                (
+                    "function",
+                    Value::dict([("name", Value::Str(name.clone()))]),
+                ),
             ]),
             other => match other.get("$raw") {
                 Some(raw) if other.as_dict().is_some_and(|d| d.len() == 1) => raw.clone(),
@@ -59,7 +62,7 @@ fn recover(
 
 /// `{"name": V, "arguments": S}`.
 fn call_value(call: &Call) -> Value {
-    object([
+    Value::dict([
         ("name", call.name.clone()),
         ("arguments", Value::Str(call.arguments.clone())),
     ])

@@ -16,6 +16,9 @@ mod encode;
 
 use std::fmt;
 
+use super::INT_MAX_STR_DIGITS;
+use super::exception::PyException;
+
 pub use decode::{loads, raw_decode};
 pub use encode::dumps;
 
@@ -64,11 +67,19 @@ pub enum DecodeError {
     },
 }
 
-/// CPython's default `sys.get_int_max_str_digits()`, which the `IntTooLong` message quotes.
-///
-/// The message names CPython's limit rather than the configured one because the error
-/// variant carries only the digit count; the real package runs with the default.
-const PYTHON_INT_MAX_STR_DIGITS: usize = 4300;
+impl From<DecodeError> for PyException {
+    /// The exception Python raises: `JSONDecodeError`, `ValueError` or `RecursionError`.
+    fn from(error: DecodeError) -> PyException {
+        let type_name = match error {
+            DecodeError::Syntax { .. } => "JSONDecodeError",
+            DecodeError::IntTooLong { .. } => "ValueError",
+            DecodeError::TooDeep { .. } | DecodeError::RecursionInRaise { .. } => "RecursionError",
+        };
+        let message = error.python_message();
+        let text = message.split_once(": ").map_or("", |(_, text)| text);
+        PyException::new(type_name, text)
+    }
+}
 
 impl DecodeError {
     /// What Python prints for the exception: class name, colon, message. A
@@ -77,7 +88,7 @@ impl DecodeError {
         match self {
             DecodeError::Syntax { msg, .. } => format!("JSONDecodeError: {msg}"),
             DecodeError::IntTooLong { digits } => format!(
-                "ValueError: Exceeds the limit ({PYTHON_INT_MAX_STR_DIGITS} digits) for integer \
+                "ValueError: Exceeds the limit ({INT_MAX_STR_DIGITS} digits) for integer \
                  string conversion: value has {digits} digits; use sys.set_int_max_str_digits() \
                  to increase the limit"
             ),

@@ -1,5 +1,6 @@
 //! Python's Unicode character semantics: `str.isspace`, `re`'s `\w`, `str.isprintable`,
-//! `str.lower` (Final_Sigma included), `re.IGNORECASE` matches of ASCII letters, `str.strip`.
+//! `str.lower` (Final_Sigma included), `re.IGNORECASE` matches of ASCII letters, `str.strip`,
+//! `str.isidentifier` and `str.isdigit`.
 //!
 //! Rust's `char` methods follow a newer Unicode version than CPython 3.11 (14.0.0) and
 //! UTS #18 definitions rather than CPython's, so they disagree with Python on some code
@@ -58,6 +59,48 @@ pub fn is_printable(cp: u32) -> bool {
     } else {
         in_ranges(tables::PRINTABLE, cp)
     }
+}
+
+/// `ch.isdigit()` for `ch = chr(cp)`: decimal digits plus the other digits Unicode gives a
+/// numeric type of Digit (superscripts, circled digits, Ethiopic digits). ASCII: `0`..`9`.
+#[inline]
+pub fn is_digit(cp: u32) -> bool {
+    if cp < 0x80 {
+        (cp as u8).is_ascii_digit()
+    } else {
+        in_ranges(tables::DIGIT, cp)
+    }
+}
+
+/// `s.isidentifier()`: non-empty, the first code point XID_Start or `_`, every other one
+/// XID_Continue.
+///
+/// CPython tests the code points as they are, without NFKC normalisation: `'a²'` and `'™'`
+/// fail although their NFKC forms `'a2'` and `'TM'` pass, and `'\ufb01le'` passes as itself.
+/// Tool parameter names are nearly always ASCII, which is decided without a table.
+pub fn is_identifier(s: &PyStr) -> bool {
+    let bytes = s.as_bytes();
+    if bytes.is_ascii() {
+        return match bytes.split_first() {
+            Some((first, rest)) => {
+                (first.is_ascii_alphabetic() || *first == b'_')
+                    && rest.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            }
+            None => false,
+        };
+    }
+    let mut code_points = s.code_points();
+    code_points.next().is_some_and(is_identifier_start) && code_points.all(is_identifier_continue)
+}
+
+/// What `str.isidentifier()` accepts as the first code point: XID_Start or `_`.
+fn is_identifier_start(cp: u32) -> bool {
+    in_ranges(tables::IDENTIFIER_START, cp)
+}
+
+/// What `str.isidentifier()` accepts after the first code point: XID_Continue.
+fn is_identifier_continue(cp: u32) -> bool {
+    in_ranges(tables::IDENTIFIER_CONTINUE, cp)
 }
 
 /// The ASCII letter `x` (in lowercase) for which `re.fullmatch('(?i)' + x, chr(cp))`

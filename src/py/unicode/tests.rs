@@ -308,3 +308,65 @@ fn repr_matches_cpython_for_every_code_point() {
         out.push(0xFF);
     });
 }
+
+#[test]
+#[rustfmt::skip]
+fn is_identifier_matches_cpython() {
+    let cases: &[(&str, bool)] = &[
+        ("", false), ("a", true), ("_", true), ("__init__", true), ("A1", true), ("1a", false),
+        ("9", false), ("a b", false), ("a-b", false), ("a$", false), ("a\0", false),
+        ("web_search", true),
+        // U+00B7 MIDDLE DOT continues but cannot start; U+2118 and U+212E start
+        // (Other_ID_Start); U+309B is ID_Start but not XID_Start, nor XID_Continue.
+        ("a\u{B7}", true), ("\u{B7}", false), ("\u{B7}a", false), ("\u{2118}", true),
+        ("\u{212E}", true), ("a\u{2118}", true), ("\u{309B}", false), ("a\u{309B}", false),
+        ("\u{309D}", true), ("a\u{AA}", true),
+        // No NFKC normalisation: the code points are tested as they are.
+        ("\u{FB01}le", true), ("a\u{B2}", false), ("\u{2122}", false), ("\u{24B6}", false),
+        ("\u{FF46}\u{FF4F}\u{FF52}", true),
+        // Digits continue but cannot start, in every script.
+        ("\u{661}", false), ("a\u{661}", true), ("\u{1369}", false), ("a\u{1369}", true),
+        ("été", true), ("Σσ", true), ("中文", true), ("a\u{301}", true), ("\u{301}a", false),
+        ("\u{1D400}", true), ("\u{1F600}", false), ("a\u{E0100}", true), ("\u{3000}", false),
+        // Unicode 14: ZWNJ and ZWJ are not XID_Continue yet; later letters are not letters.
+        ("a\u{200C}", false), ("a\u{200D}", false), ("a\u{200B}", false),
+        ("\u{31350}", false), ("a\u{CF3}", false),
+    ];
+    for &(text, want) in cases {
+        assert_eq!(is_identifier(&PyStr::from(text)), want, "{text:?}.isidentifier()");
+    }
+    // Lone surrogates are neither XID_Start nor XID_Continue.
+    for cps in [&[0xD800][..], &[0x61, 0xD800], &[0xDFFF, 0x5F]] {
+        assert!(!is_identifier(&py(cps)), "{cps:X?}");
+    }
+}
+
+#[test]
+#[rustfmt::skip]
+fn is_digit_matches_cpython() {
+    assert_property(
+        "is_digit",
+        is_digit,
+        &[
+            (0x2F, false), (0x30, true), (0x39, true), (0x3A, false), (0xB2, true), (0xBC, false),
+            (0x660, true), (0x1369, true), (0x19DA, true), (0x2070, true), (0x2071, false),
+            (0x2155, false), (0x2460, true), (0x3007, false), (0x16B0, false), (0xFF10, true),
+            (0x1D7CE, true), (0x1F100, true), (0x1F10A, true), (0xD800, false),
+        ],
+    );
+}
+
+#[test]
+fn identifier_matches_cpython_for_every_code_point() {
+    check_against_cpython("identifier", &digests::IDENTIFIER, |cp, out| {
+        let after_letter = py(&[u32::from('a'), cp]);
+        out.push(u8::from(is_identifier(&py(&[cp]))) | u8::from(is_identifier(&after_letter)) << 1);
+    });
+}
+
+#[test]
+fn digit_matches_cpython_for_every_code_point() {
+    check_against_cpython("digit", &digests::DIGIT, |cp, out| {
+        out.push(u8::from(is_digit(cp)));
+    });
+}

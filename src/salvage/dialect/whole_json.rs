@@ -48,7 +48,7 @@ pub fn recover(
         Err(_) if profile == Profile::Strict => return Ok(Whole::NotCalls),
         Err(e) => return Err(SalvageError::from(e)),
     };
-    Ok(calls_from_entries(entries, span, allowed, profile))
+    calls_from_entries(entries, span, allowed, profile)
 }
 
 /// Whether `json.loads` of this text can yield a dict or list, or raise something other
@@ -65,7 +65,7 @@ fn calls_from_entries(
     span: Range<usize>,
     allowed: &Allowlist,
     profile: Profile,
-) -> Whole {
+) -> Result<Whole, SalvageError> {
     let mut calls = Vec::new();
     let mut rejected = false;
     for entry in entries {
@@ -88,14 +88,18 @@ fn calls_from_entries(
         let args = dict
             .swap_remove(&PyStr::from("arguments"))
             .unwrap_or_else(|| Value::Dict(Default::default()));
-        calls.push(Call::new(name, args, span.clone(), Dialect::WholeJson));
+        calls.push(Call::build(
+            name,
+            args,
+            span.clone(),
+            Dialect::WholeJson,
+            profile,
+        )?);
     }
-    match (
-        calls.is_empty(),
-        rejected && profile.reserves_rejected_whole_content(),
-    ) {
+    let reserved = rejected && profile.reserves_rejected_whole_content();
+    Ok(match (calls.is_empty(), reserved) {
         (false, _) => Whole::Calls(calls),
         (true, true) => Whole::Reserved,
         (true, false) => Whole::NotCalls,
-    }
+    })
 }

@@ -1,0 +1,67 @@
+//! Finding the tool a call names: exact lookup, then unique-match self-repair.
+
+use std::collections::HashMap;
+
+use super::registry::{Registry, Tool};
+use crate::py::repr::str_of;
+use crate::py::unicode::lower;
+use crate::py::{PyStr, Value};
+
+/// How a requested name resolved.
+pub enum Resolution<'r> {
+    /// A top-level tool has exactly this name (the first one, in registration order).
+    Exact(&'r Tool),
+    /// Exactly one tool normalises to the same key.
+    Repaired(&'r Tool),
+    /// No tool, or more than one, matches.
+    NotFound,
+}
+
+/// Resolves `requested` against `registry`.
+pub fn resolve<'r>(registry: &'r Registry, requested: &Value) -> Resolution<'r> {
+    if let Value::Str(name) = requested {
+        if let Some(tool) = registry.direct_tools().find(|tool| tool.name() == name) {
+            return Resolution::Exact(tool);
+        }
+    }
+    repair(registry, requested).map_or(Resolution::NotFound, Resolution::Repaired)
+}
+
+/// `_self_repair_tool_name`: the one tool whose normalised name equals the requested
+/// name's. Two tools with colliding keys, or the same name twice, are ambiguous: no repair.
+fn repair<'r>(registry: &'r Registry, requested: &Value) -> Option<&'r Tool> {
+    let mut by_key: HashMap<PyStr, Vec<&Tool>> = HashMap::new();
+    for tool in registry.named_tools() {
+        by_key.entry(normalise(tool.name())).or_default().push(tool);
+    }
+    match by_key.get(&normalise(&str_of(requested)))?.as_slice() {
+        [tool] => Some(tool),
+        _ => None,
+    }
+}
+
+/// `str(n).lower().replace('_', '').replace('-', '').replace(' ', '')`: full Unicode
+/// lower-casing (`İ` becomes two code points), and only ASCII `_`, `-` and space removed.
+pub fn normalise(name: &PyStr) -> PyStr {
+    let lowered = lower(name);
+    let mut key = PyStr::with_capacity(lowered.byte_len());
+    for cp in lowered
+        .code_points()
+        .filter(|&cp| !matches!(cp, 0x5F | 0x2D | 0x20))
+    {
+        key.push(cp);
+    }
+    key
+}
+
+/// `sorted(set(display names))`: the inventory the corrective error lists, in code-point
+/// order, groups expanded.
+pub fn inventory(registry: &Registry) -> Vec<PyStr> {
+    let mut names: Vec<PyStr> = registry
+        .named_tools()
+        .map(|tool| tool.name().clone())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}

@@ -1,0 +1,28 @@
+//! Op `format_result`: `adapter.format_tool_result_message(function_name, tool_result, tool_call_id)`.
+
+use crate::adapter::Adapter;
+use crate::dispatch::format_result;
+use crate::profile::Profile;
+use crate::protocol::fields::Fields;
+use crate::protocol::wire::one_key;
+use crate::py::Value;
+
+/// Reads the input and shapes `{"message": {"role", "content", "tool_call_id"?}}`.
+pub fn run(input: &Value, profile: Profile) -> Result<Value, String> {
+    let fields = Fields::of(input, "input")?;
+    let adapter: Adapter = fields.parse("adapter")?;
+    let function_name = fields.py_str("function_name")?;
+    let result = fields.value("tool_result")?;
+    let tool_call_id = fields.opt_py_str("tool_call_id")?;
+    let message = match format_result(adapter, function_name, result, tool_call_id, profile) {
+        Ok(message) => message,
+        Err(raised) => return Ok(one_key("error", Value::str(&raised.to_string()))),
+    };
+    let id = message
+        .tool_call_id
+        .map(|id| ("tool_call_id", Value::Str(id)));
+    let pairs = std::iter::once(("role", Value::str(message.role)))
+        .chain(id)
+        .chain([("content", Value::Str(message.content))]);
+    Ok(one_key("message", Value::dict(pairs)))
+}
