@@ -12,8 +12,10 @@
 //!   pass-through and result formatting over a tool registry.
 //! * [`adapter`]: the provider adapter policy table.
 //! * [`py`]: the CPython 3.11 semantics the behaviour is made of.
+//! * [`conform`]: the conformance runner that checks any implementation against the suite.
 
 pub mod adapter;
+pub mod conform;
 pub mod dispatch;
 pub mod profile;
 pub mod protocol;

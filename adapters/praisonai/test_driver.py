@@ -67,10 +67,12 @@ def check_execute(c, driver):
 
     c.equal("execute: WebSearch self-repairs to web_search",
             execute([WEB_SEARCH], "WebSearch", {"query": "hello"}),
-            {"dispatched": "web_search", "returned": "results for hello"})
+            {"dispatched": "web_search", "returned": "results for hello",
+             "repair_log": "Self-repaired tool name 'WebSearch' -> 'web_search'"})
     c.equal("execute: web-search self-repairs to web_search",
             execute([WEB_SEARCH], "web-search", {"query": "world"}),
-            {"dispatched": "web_search", "returned": "results for world"})
+            {"dispatched": "web_search", "returned": "results for world",
+             "repair_log": "Self-repaired tool name 'web-search' -> 'web_search'"})
     c.equal("execute: totally_made_up_tool gets no 'Did you mean' (ratio 0.13)",
             execute([WEB_SEARCH], "totally_made_up_tool", {}),
             {"dispatched": None, "returned": {
@@ -98,12 +100,14 @@ def check_execute(c, driver):
     c.equal("execute: name repair bypasses the deny-set (DeleteFile runs delete_file)",
             execute([{"name": "delete_file", "params": [{"name": "path"}]}], "DeleteFile",
                     {"path": "x"}, deny=["delete_file"]),
-            {"dispatched": "delete_file", "returned": {"tool": "delete_file", "kwargs": {"path": "x"}}})
+            {"dispatched": "delete_file", "returned": {"tool": "delete_file", "kwargs": {"path": "x"}},
+             "repair_log": "Self-repaired tool name 'DeleteFile' -> 'delete_file'"})
     mcp = {"mcp": "files", "tools": [{"name": "read_file", "params": [{"name": "path"}]},
                                      {"name": "write_file", "params": [{"name": "path"}]}]}
     c.equal("execute: MCP tool Read-File repairs to read_file",
             execute([mcp, {"name": "web_search", "params": [{"name": "query"}]}], "Read-File", {"path": "x"}),
-            {"dispatched": "read_file", "returned": {"tool": "read_file", "kwargs": {"path": "x"}}})
+            {"dispatched": "read_file", "returned": {"tool": "read_file", "kwargs": {"path": "x"}},
+             "repair_log": "Self-repaired tool name 'Read-File' -> 'read_file'"})
     c.equal("execute: a miss lists the MCP tool names",
             execute([mcp, {"name": "web_search", "params": [{"name": "query"}]}], "nope", {})
             ["returned"]["available_tools"],

@@ -1,7 +1,10 @@
 //! Command-line parsing (clap) and one module per subcommand.
 
+mod conform;
+mod report;
 mod salvage;
 mod serve;
+mod smoke;
 
 use std::process::ExitCode;
 
@@ -21,6 +24,12 @@ enum Command {
     Serve(serve::Args),
     /// Recover the tool calls written as text in a model reply, and print them.
     Salvage(salvage::Args),
+    /// Run the conformance suite against an implementation (docs/conform.md).
+    Conform(Box<conform::Args>),
+    /// Check an implementation's driver with a few trivial cases before a full run.
+    Smoke(smoke::Args),
+    /// Combine JSON-lines reports of several runs into HTML or Markdown.
+    Report(report::Args),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -29,6 +38,9 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Salvage(args) => salvage::run(args),
+        Command::Conform(args) => conform::run(*args),
+        Command::Smoke(args) => smoke::run(args),
+        Command::Report(args) => report::run(args),
     };
     result.unwrap_or_else(|message| {
         eprintln!("toolfix: {message}");

@@ -17,6 +17,18 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// Rejects keys other than `known`: a driver must not guess what an unknown key means.
+    pub fn only(self, known: &[&str]) -> Result<Fields<'a>, String> {
+        match self
+            .dict
+            .keys()
+            .find(|k| !known.iter().any(|known| *k == *known))
+        {
+            Some(key) => Err(format!("{} has an unknown key {key:?}", self.what)),
+            None => Ok(self),
+        }
+    }
+
     /// A field's value, if present.
     pub fn get(&self, key: &str) -> Option<&'a Value> {
         self.dict.get(&PyStr::from(key))

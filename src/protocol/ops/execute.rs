@@ -11,9 +11,9 @@ use crate::py::{Dict, PyStr, Value};
 
 /// Reads the input, dispatches, and shapes `{"dispatched", "returned", "repair_log"?}`.
 pub fn run(input: &Value, profile: Profile) -> Result<Value, String> {
-    let fields = Fields::of(input, "input")?;
+    let fields = Fields::of(input, "input")?.only(&["tools", "call", "deny"])?;
     let registry = registry(fields.list("tools")?, fields.opt_list("deny")?)?;
-    let call = Fields::of(fields.value("call")?, "input.call")?;
+    let call = Fields::of(fields.value("call")?, "input.call")?.only(&["name", "arguments"])?;
     let name = call.value("name")?;
     let arguments = match call.get("arguments") {
         None => Dict::new(),
@@ -44,6 +44,7 @@ fn registry(tools: &[Value], deny: &[Value]) -> Result<Registry, String> {
         let fields = Fields::of(entry, "tool")?;
         match fields.get("mcp") {
             Some(_) => {
+                let fields = fields.only(&["mcp", "tools"])?;
                 let group = fields
                     .list("tools")?
                     .iter()
@@ -65,7 +66,13 @@ fn registry(tools: &[Value], deny: &[Value]) -> Result<Registry, String> {
 
 /// One `TOOL` spec as a tool whose body behaves as the spec says.
 fn tool(spec: &Value) -> Result<Tool, String> {
-    let fields = Fields::of(spec, "tool")?;
+    let fields = Fields::of(spec, "tool")?.only(&[
+        "name",
+        "params",
+        "returns",
+        "returns_template",
+        "raise",
+    ])?;
     let name = fields.py_str("name")?.clone();
     let params = fields
         .opt_list("params")?
@@ -79,7 +86,7 @@ fn tool(spec: &Value) -> Result<Tool, String> {
 
 /// One `PARAM` spec.
 fn param(spec: &Value) -> Result<Param, String> {
-    let fields = Fields::of(spec, "param")?;
+    let fields = Fields::of(spec, "param")?.only(&["name", "required", "default", "kind"])?;
     let kind = match fields.opt_py_str("kind")?.map(|k| k.to_string()).as_deref() {
         None | Some("positional_or_keyword") => ParamKind::PositionalOrKeyword,
         Some("positional_only") => ParamKind::PositionalOnly,
@@ -157,7 +164,7 @@ impl Body {
 
 impl Raise {
     fn read(spec: &Value, params: &[Param]) -> Result<Raise, String> {
-        let fields = Fields::of(spec, "tool.raise")?;
+        let fields = Fields::of(spec, "tool.raise")?.only(&["type", "message", "if_falsy"])?;
         let type_name = fields.str("type")?;
         let message = fields.py_str("message")?.clone();
         let exception = PyException::of_known_type(type_name, message).ok_or_else(|| {

@@ -9,7 +9,12 @@ use crate::py::Value;
 
 /// Reads the input and shapes `{"message": {"role", "content", "tool_call_id"?}}`.
 pub fn run(input: &Value, profile: Profile) -> Result<Value, String> {
-    let fields = Fields::of(input, "input")?;
+    let fields = Fields::of(input, "input")?.only(&[
+        "adapter",
+        "function_name",
+        "tool_result",
+        "tool_call_id",
+    ])?;
     let adapter: Adapter = fields.parse("adapter")?;
     let function_name = fields.py_str("function_name")?;
     let result = fields.value("tool_result")?;

@@ -9,7 +9,7 @@ use crate::salvage::{Allowlist, Call, Request, SalvageError, salvage};
 
 /// Reads the input, salvages, and shapes `{"calls": …}` or `{"error": …}`.
 pub fn run(input: &Value, profile: Profile) -> Result<Value, String> {
-    let fields = Fields::of(input, "input")?;
+    let fields = Fields::of(input, "input")?.only(&["content", "tools", "adapter"])?;
     let content = fields.py_str("content")?;
     let entries = tool_entries(fields.list("tools")?);
     let adapter: Adapter = fields.parse("adapter")?;

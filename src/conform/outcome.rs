@@ -1,0 +1,149 @@
+//! What happened to one case, and how each outcome counts towards the verdict.
+//!
+//! The counting rules live here and nowhere else, so the summary line, the exit code, the
+//! reports and `docs/conform.md` cannot drift apart.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::suite::Level;
+
+/// The outcome of one case under one profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    /// The output met the expectation.
+    Pass,
+    /// The output did not meet the expectation.
+    Fail,
+    /// A listed known failure that still fails.
+    Xfail,
+    /// A listed known failure that now passes.
+    Xpass,
+    /// Not sent (undeclared op or dialect), or the implementation declined it.
+    Skip,
+    /// The implementation answered `errored`.
+    Error,
+    /// The implementation exited (or closed its stdout) before answering.
+    Crash,
+    /// No answer within the per-case timeout.
+    Timeout,
+    /// An answer that breaks the protocol: not JSON, wrong `seq`, a second answer, an
+    /// overlong line, not exactly one of `output`/`skipped`/`errored`.
+    Protocol,
+    /// Never attempted: the restart budget was spent, or a restart failed.
+    NotRun,
+}
+
+impl Outcome {
+    /// Every outcome, in report order.
+    pub const ALL: [Outcome; 10] = [
+        Outcome::Pass,
+        Outcome::Fail,
+        Outcome::Xfail,
+        Outcome::Xpass,
+        Outcome::Skip,
+        Outcome::Error,
+        Outcome::Crash,
+        Outcome::Timeout,
+        Outcome::Protocol,
+        Outcome::NotRun,
+    ];
+
+    /// The outcome's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::Xfail => "xfail",
+            Outcome::Xpass => "xpass",
+            Outcome::Skip => "skip",
+            Outcome::Error => "error",
+            Outcome::Crash => "crash",
+            Outcome::Timeout => "timeout",
+            Outcome::Protocol => "protocol",
+            Outcome::NotRun => "not_run",
+        }
+    }
+
+    /// Whether the case was attempted and went wrong: the outcomes a known-failures entry
+    /// turns into `xfail`.
+    pub fn is_failure(self) -> bool {
+        matches!(
+            self,
+            Outcome::Fail | Outcome::Error | Outcome::Crash | Outcome::Timeout | Outcome::Protocol
+        )
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Outcome {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Outcome, String> {
+        Outcome::ALL
+            .into_iter()
+            .find(|o| o.name() == s)
+            .ok_or_else(|| format!("unknown outcome {s:?}"))
+    }
+}
+
+/// Where a case counts in `conformance: N passed, N failed, N skipped`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// It met its expectation.
+    Passed,
+    /// It fails the run: the exit status is 1 exactly when some case is here (or, under
+    /// `--strict`, a known-failures entry matched no case).
+    Failed,
+    /// Neither: skipped, a known failure, or a `may` difference.
+    Skipped,
+}
+
+/// How an outcome at a level counts.
+///
+/// * passed: `pass`, and `xpass` without `--strict`;
+/// * failed: `fail` at `must` or `should`, `error`, `crash`, `timeout`, `protocol`,
+///   `not_run`, and `xpass` under `--strict`;
+/// * skipped: `skip`, `xfail`, and `fail` at `may` (reported, never failed).
+pub fn verdict(outcome: Outcome, level: Level, strict: bool) -> Verdict {
+    match outcome {
+        Outcome::Pass => Verdict::Passed,
+        Outcome::Xpass if strict => Verdict::Failed,
+        Outcome::Xpass => Verdict::Passed,
+        Outcome::Fail if level == Level::May => Verdict::Skipped,
+        Outcome::Skip | Outcome::Xfail => Verdict::Skipped,
+        Outcome::Fail
+        | Outcome::Error
+        | Outcome::Crash
+        | Outcome::Timeout
+        | Outcome::Protocol
+        | Outcome::NotRun => Verdict::Failed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for outcome in Outcome::ALL {
+            assert_eq!(outcome.name().parse::<Outcome>(), Ok(outcome));
+        }
+    }
+
+    #[test]
+    fn may_differences_and_known_failures_never_fail_the_run() {
+        assert_eq!(verdict(Outcome::Fail, Level::May, true), Verdict::Skipped);
+        assert_eq!(verdict(Outcome::Crash, Level::May, true), Verdict::Failed);
+        assert_eq!(verdict(Outcome::Xfail, Level::Must, true), Verdict::Skipped);
+        assert_eq!(verdict(Outcome::Xpass, Level::Must, true), Verdict::Failed);
+        assert_eq!(verdict(Outcome::Xpass, Level::Must, false), Verdict::Passed);
+        assert_eq!(verdict(Outcome::Fail, Level::Should, true), Verdict::Failed);
+    }
+}

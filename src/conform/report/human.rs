@@ -1,0 +1,221 @@
+//! The summary a person reads on stdout: per feature, then each case that fails the run
+//! with what was expected, what came, the stderr and the command that replays it, then
+//! the closing line `conformance: N passed, N failed, N skipped`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::{Report, Summary, clip};
+use crate::conform::outcome::Outcome;
+use crate::conform::result::CaseResult;
+use crate::protocol::wire::encode_line;
+use crate::suite::Level;
+
+/// The most characters of a value or message shown per failure.
+const SHOWN: usize = 2000;
+
+/// The whole summary; `quiet` keeps only one line per failing case and the closing line.
+pub fn render(reports: &[&Report], quiet: bool) -> String {
+    let mut out = String::new();
+    for report in reports {
+        if quiet {
+            for result in report.failures() {
+                let _ = writeln!(out, "{}", headline(result));
+            }
+        } else {
+            full(report, &mut out);
+        }
+        closing_notes(report, &mut out);
+    }
+    let total = reports.iter().fold(Summary::default(), |sum, r| {
+        let s = r.summary();
+        Summary {
+            passed: sum.passed + s.passed,
+            failed: sum.failed + s.failed,
+            skipped: sum.skipped + s.skipped,
+        }
+    });
+    out.push_str(&total.line());
+    out.push('\n');
+    out
+}
+
+fn full(report: &Report, out: &mut String) {
+    let _ = writeln!(out, "toolfix conform: {}", report.title());
+    if let Some(command) = &report.implementation.command {
+        let _ = writeln!(out, "command: {command}");
+    }
+    if let Some(declared) = report.implementation.declared_profile {
+        let _ = writeln!(out, "declared profile: {declared}");
+    }
+    let _ = writeln!(
+        out,
+        "cases: {} from {}\n",
+        report.suite_cases, report.cases_dir
+    );
+    features(report, out);
+    for result in report.failures() {
+        failure(result, out);
+    }
+    skips(report, out);
+    known(report, out);
+    let counts: Vec<String> = report
+        .outcome_counts()
+        .iter()
+        .map(|(o, n)| format!("{n} {o}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "\noutcomes: {} in {:.2}s",
+        counts.join(", "),
+        report.duration.as_secs_f64()
+    );
+}
+
+fn features(report: &Report, out: &mut String) {
+    let rows = report.features();
+    let width = rows
+        .keys()
+        .map(|f| f.len())
+        .max()
+        .unwrap_or(0)
+        .max("feature".len());
+    let _ = writeln!(
+        out,
+        "{:width$}  {:>6}  {:>6}  {:>7}",
+        "feature", "passed", "failed", "skipped"
+    );
+    for (feature, s) in rows {
+        let _ = writeln!(
+            out,
+            "{feature:width$}  {:>6}  {:>6}  {:>7}",
+            s.passed, s.failed, s.skipped
+        );
+    }
+}
+
+/// Why cases were skipped, with how many each.
+fn skips(report: &Report, out: &mut String) {
+    let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
+    for result in report.results.iter().filter(|r| r.outcome == Outcome::Skip) {
+        *reasons
+            .entry(result.message.as_deref().unwrap_or("no reason given"))
+            .or_default() += 1;
+    }
+    if !reasons.is_empty() {
+        let _ = writeln!(
+            out,
+            "
+skipped:"
+        );
+    }
+    for (reason, n) in reasons {
+        let _ = writeln!(out, "  {n:>5}  {}", clip(reason, 200));
+    }
+}
+
+/// `FAIL <id> [<profile>] <outcome> (<level>)`.
+fn headline(result: &CaseResult) -> String {
+    format!(
+        "FAIL {} [{}] {} ({})",
+        result.id,
+        result.profile,
+        result.outcome,
+        result.level.name()
+    )
+}
+
+fn failure(result: &CaseResult, out: &mut String) {
+    let _ = writeln!(out, "\n{}", headline(result));
+    if let Some(message) = &result.message {
+        let _ = writeln!(out, "  message:   {}", clip(message, SHOWN));
+    }
+    if let Some(known) = &result.known {
+        let _ = writeln!(
+            out,
+            "  listed as known failure {:?}: {}",
+            known.id, known.reason
+        );
+    }
+    if result.outcome != Outcome::NotRun {
+        let _ = writeln!(
+            out,
+            "  expected:  {}",
+            clip(&encode_line(&result.expected), SHOWN)
+        );
+    }
+    if let Some(actual) = &result.actual {
+        let _ = writeln!(out, "  actual:    {}", clip(&encode_line(actual), SHOWN));
+    }
+    if let Some(deviation) = &result.deviation {
+        let _ = writeln!(out, "  deviation: {deviation}");
+    }
+    if let Some(reproduce) = &result.reproduce {
+        let _ = writeln!(out, "  reproduce: {}", clip(reproduce, SHOWN));
+    }
+    if !result.stderr.is_empty() {
+        let _ = writeln!(out, "  stderr:");
+        for line in result
+            .stderr
+            .lines()
+            .rev()
+            .take(20)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            let _ = writeln!(out, "    | {}", clip(line, 200));
+        }
+    }
+}
+
+/// Known failures that no longer fail, and what else a CI reader must see.
+fn known(report: &Report, out: &mut String) {
+    let xfail = report
+        .results
+        .iter()
+        .filter(|r| r.outcome == Outcome::Xfail)
+        .count();
+    if xfail > 0 {
+        let _ = writeln!(out, "\nknown failures still failing: {xfail}");
+    }
+    let may = report
+        .results
+        .iter()
+        .filter(|r| r.outcome == Outcome::Fail && r.level == Level::May)
+        .count();
+    if may > 0 {
+        let _ = writeln!(
+            out,
+            "implementation-defined (may) cases answered differently: {may}"
+        );
+    }
+}
+
+fn closing_notes(report: &Report, out: &mut String) {
+    let xpasses = report
+        .results
+        .iter()
+        .filter(|r| r.outcome == Outcome::Xpass);
+    for result in xpasses.filter(|_| !report.strict) {
+        let _ = writeln!(
+            out,
+            "warning: {} [{}] passes but is listed as a known failure",
+            result.id, result.profile
+        );
+    }
+    for stale in &report.stale {
+        let _ = writeln!(out, "stale: {stale}");
+    }
+    for note in &report.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
+    if report.partial {
+        let not_run = report
+            .results
+            .iter()
+            .filter(|r| r.outcome == Outcome::NotRun)
+            .count();
+        let _ = writeln!(out, "partial: {not_run} cases were not run");
+    }
+}
