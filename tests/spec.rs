@@ -11,7 +11,21 @@ use toolfix::protocol::ops;
 use toolfix::protocol::wire::encode_line;
 use toolfix::suite::{Case, Expectation, load_file};
 
+/// Deep-nesting cases (CPython's recursion limits) recurse about a thousand levels in a
+/// few value operations; test threads get 2 MiB of stack by default.
+const STACK: usize = 64 << 20;
+
 fn run_file(path: &Path) -> datatest_stable::Result<()> {
+    let path = path.to_owned();
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || check_file(&path).map_err(|e| e.to_string()))?
+        .join()
+        .map_err(|_| "the case run panicked")??;
+    Ok(())
+}
+
+fn check_file(path: &Path) -> datatest_stable::Result<()> {
     let cases = load_file(Path::new("spec-cases"), path).map_err(|errors| {
         errors
             .iter()

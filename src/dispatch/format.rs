@@ -4,7 +4,7 @@ use crate::adapter::{Adapter, ResultRole};
 use crate::profile::{Profile, praisonai_depth};
 use crate::py::exception::PyException;
 use crate::py::json::dumps;
-use crate::py::repr::{check_int_str_limit, str_of};
+use crate::py::repr::{Printer, printing_error, str_of};
 use crate::py::{PyStr, Value};
 
 /// The message an adapter appends to the conversation for a tool result.
@@ -52,20 +52,24 @@ pub fn format_result(
 }
 
 /// What CPython raises printing `result` the way `adapter` prints it, if anything.
+///
+/// A role-`tool` result is `json.dumps`ed, and a `TypeError` or `ValueError` there (an
+/// opaque object, a huge `int`, whichever comes first) falls back to `str()`; a
+/// `RecursionError` escapes. Errors and Ollama results are printed with `str()`.
 fn check_printable(adapter: Adapter, result: &Value) -> Result<(), PyException> {
-    let printed = error_of(result).unwrap_or(result);
-    let (limit, what) = match (adapter.policy().result_role, error_of(result)) {
-        (ResultRole::Tool, None) => (praisonai_depth::RESULT_ENCODE, "encoding a JSON object"),
-        _ => (
-            praisonai_depth::RESULT_REPR,
-            "getting the repr of an object",
-        ),
+    let by_repr = |value| printing_error(value, Printer::Repr, praisonai_depth::RESULT_REPR);
+    let raised = match (adapter.policy().result_role, error_of(result)) {
+        (ResultRole::Tool, None) => {
+            match printing_error(result, Printer::JsonDumps, praisonai_depth::RESULT_ENCODE) {
+                Some(e) if e.type_name == "RecursionError" => Some(e),
+                Some(_) => by_repr(result),
+                None => None,
+            }
+        }
+        (_, Some(error)) => by_repr(error),
+        (ResultRole::User, None) => by_repr(result),
     };
-    if printed.depth() > limit {
-        let message = format!("maximum recursion depth exceeded while {what}");
-        return Err(PyException::new("RecursionError", message));
-    }
-    check_int_str_limit(printed)
+    raised.map_or(Ok(()), Err)
 }
 
 /// The error a result carries: `r["error"]` for a dict with an `error` key, or for a

@@ -135,6 +135,50 @@ fn write_value<'a>(out: &mut Vec<u8>, v: &'a Value, pending: &mut Vec<Pending<'a
     }
 }
 
+/// How CPython prints a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Printer {
+    /// `json.dumps(value)`.
+    JsonDumps,
+    /// `repr(value)`, which is also `str()` of a container.
+    Repr,
+}
+
+/// The exception CPython raises printing `value` with `printer` when at most `max_depth`
+/// containers fit on its stack: the first problem met in printing order (depth first,
+/// left to right), if any. `json.dumps` also rejects an opaque object (`TypeError`);
+/// both refuse an `int` of more than 4300 digits (`ValueError`).
+pub fn printing_error(value: &Value, printer: Printer, max_depth: usize) -> Option<PyException> {
+    let mut stack = vec![(value, 1)];
+    while let Some((value, depth)) = stack.pop() {
+        match value {
+            Value::List(_) | Value::Dict(_) if depth > max_depth => {
+                let what = match printer {
+                    Printer::JsonDumps => "encoding a JSON object",
+                    Printer::Repr => "getting the repr of an object",
+                };
+                let message = format!("maximum recursion depth exceeded while {what}");
+                return Some(PyException::new("RecursionError", message));
+            }
+            Value::List(items) => stack.extend(items.iter().rev().map(|v| (v, depth + 1))),
+            Value::Dict(dict) => stack.extend(dict.values().rev().map(|v| (v, depth + 1))),
+            Value::Opaque(_) if printer == Printer::JsonDumps => {
+                return Some(PyException::new(
+                    "TypeError",
+                    "Object of type object is not JSON serializable",
+                ));
+            }
+            Value::Int(_) => {
+                if let Err(e) = check_int_str_limit(value) {
+                    return Some(e);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// `str()` of an `int` of more than 4300 decimal digits raises in CPython, inside a
 /// container too: the error any printing of `value` would raise, if any.
 pub fn check_int_str_limit(value: &Value) -> Result<(), PyException> {
