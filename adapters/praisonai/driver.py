@@ -310,7 +310,8 @@ def _parse_params(specs, what):
         _only_keys(spec, ("name", "required", "default", "kind"), what)
         name = _field(spec, "name", str, what)
         kind = _field(spec, "kind", str, what, "positional_or_keyword", required=False)
-        required = _field(spec, "required", bool, what, True, required=False)
+        # A default makes a parameter optional unless the spec says otherwise.
+        required = _field(spec, "required", bool, what, "default" not in spec, required=False)
         if kind not in KIND_ORDER:
             raise BadInput(f"{what}: unknown kind {kind!r}")
         if name in names:

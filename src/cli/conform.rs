@@ -121,7 +121,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         );
         return Ok(ExitCode::from(EXIT_USAGE));
     }
-    write_outputs(&args, &report, &options.known_failures)?;
+    write_outputs(&args, &report, &options.known_failures, &cases)?;
     print!("{}", human::render(&[&report], args.quiet));
     Ok(if report.conformant() {
         ExitCode::SUCCESS
@@ -200,7 +200,12 @@ pub fn not_started(error: &StartError) -> ExitCode {
     ExitCode::from(EXIT_NOT_STARTED)
 }
 
-fn write_outputs(args: &Args, report: &Report, known: &KnownFailures) -> Result<(), String> {
+fn write_outputs(
+    args: &Args,
+    report: &Report,
+    known: &KnownFailures,
+    cases: &[Case],
+) -> Result<(), String> {
     if let Some(path) = &args.jsonl {
         let mut file = std::io::BufWriter::new(create(path)?);
         jsonl::write(report, &mut file).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -214,10 +219,36 @@ fn write_outputs(args: &Args, report: &Report, known: &KnownFailures) -> Result<
     if let Some(path) = &args.write_known_failures {
         write(
             path,
-            &known_failures::write(known, &report.results, report.strict),
+            &known_failures::write(known, &report.results, report.strict, &|result| {
+                deviation_note(cases, &result.id)
+            }),
         )?;
     }
     Ok(())
+}
+
+/// Why an implementation faithful to one profile fails the other profile's expectation,
+/// from the case itself: its note on where the real package departs from its
+/// documentation, or else, when the profiles simply expect different things, its source.
+fn deviation_note(cases: &[Case], id: &str) -> Option<String> {
+    let case = cases.iter().find(|case| case.id == id)?;
+    if let Some(note) = case
+        .expectations
+        .iter()
+        .find_map(|e| e.deviation.as_deref())
+    {
+        return Some(format!("documented deviation: {note}"));
+    }
+    let differ = case
+        .expectations
+        .windows(2)
+        .any(|pair| pair[0].expected != pair[1].expected);
+    differ.then(|| {
+        format!(
+            "the profiles expect different things here (docs/profiles.md): {}",
+            case.source
+        )
+    })
 }
 
 fn create(path: &Path) -> Result<std::fs::File, String> {

@@ -149,8 +149,15 @@ fn entry(item: &toml::Value) -> Result<Entry, String> {
 }
 
 /// A known-failures file for the current failures: the entries still covering a failure
-/// as they were, then one entry per new failure, its reason derived from the result.
-pub fn write(known: &KnownFailures, results: &[CaseResult], strict: bool) -> String {
+/// as they were, then one entry per new failure. Its reason is `explain(result)` when that
+/// knows one (the case's own note on why implementations differ there), else derived from
+/// the result.
+pub fn write(
+    known: &KnownFailures,
+    results: &[CaseResult],
+    strict: bool,
+    explain: &dyn Fn(&CaseResult) -> Option<String>,
+) -> String {
     let mut text = String::from(
         "# Known failures: cases this implementation is known to fail, each with why.\n",
     );
@@ -175,7 +182,7 @@ pub fn write(known: &KnownFailures, results: &[CaseResult], strict: bool) -> Str
                 &mut text,
                 &id,
                 Some(result.profile),
-                &derived_reason(result),
+                &explain(result).unwrap_or_else(|| derived_reason(result)),
                 "",
             );
         }
