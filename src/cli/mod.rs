@@ -1,6 +1,7 @@
 //! Command-line parsing (clap) and one module per subcommand.
 
 mod conform;
+mod repair;
 mod report;
 mod salvage;
 mod serve;
@@ -24,6 +25,8 @@ enum Command {
     Serve(serve::Args),
     /// Recover the tool calls written as text in a model reply, and print them.
     Salvage(salvage::Args),
+    /// Dispatch one call against a few tools: name repair, corrective errors, bind hints.
+    Repair(repair::Args),
     /// Run the conformance suite against an implementation (docs/conform.md).
     Conform(Box<conform::Args>),
     /// Check an implementation's driver with a few trivial cases before a full run.
@@ -38,6 +41,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Salvage(args) => salvage::run(args),
+        Command::Repair(args) => repair::run(args),
         Command::Conform(args) => conform::run(*args),
         Command::Smoke(args) => smoke::run(args),
         Command::Report(args) => report::run(args),
