@@ -353,20 +353,6 @@ impl FieldStep {
     }
 }
 
-/// `type(v).__name__`, for error messages; `None` for an opaque object.
-fn type_name(value: &Value) -> Option<&'static str> {
-    Some(match value {
-        Value::None => "NoneType",
-        Value::Bool(_) => "bool",
-        Value::Int(_) => "int",
-        Value::Float(_) => "float",
-        Value::Str(_) => "str",
-        Value::List(_) => "list",
-        Value::Dict(_) => "dict",
-        Value::Opaque(_) => return None,
-    })
-}
-
 /// The attributes `dir()` lists for an instance of the type, beyond `object`'s: an attribute
 /// outside both raises `AttributeError`; one inside exists, and is not modelled.
 fn extra_attributes(value: &Value) -> &'static [&'static str] {
@@ -382,7 +368,7 @@ fn extra_attributes(value: &Value) -> &'static [&'static str] {
 }
 
 fn get_attribute(value: &Value, name: &PyStr) -> Result<Value, PyException> {
-    let Some(type_name) = type_name(value) else {
+    let Some(type_name) = value.type_name() else {
         return Err(unsupported("attribute access on an opaque object"));
     };
     let known = |attrs: &[&str]| attrs.iter().any(|a| name == *a);
@@ -428,7 +414,7 @@ fn get_key(value: &Value, key: &PyStr) -> Result<Value, PyException> {
 }
 
 fn not_subscriptable(value: &Value) -> Result<Value, PyException> {
-    match type_name(value) {
+    match value.type_name() {
         Some(name) => Err(type_error(format!("'{name}' object is not subscriptable"))),
         None => Err(unsupported("subscripting an opaque object")),
     }
@@ -480,7 +466,7 @@ fn render_field(value: &Value, spec: &[u32], out: &mut PyStr) -> Result<(), PyEx
         Value::Opaque(_) => return Err(unsupported("a format spec for an opaque object")),
         other if spec.is_empty() => out.push_py(&str_of(other)),
         other => {
-            let name = type_name(other).unwrap_or("object");
+            let name = other.type_name().unwrap_or("object");
             return Err(type_error(format!(
                 "unsupported format string passed to {name}.__format__"
             )));

@@ -49,6 +49,21 @@ impl Value {
         }
     }
 
+    /// `type(v).__name__`, as Python's error messages print it; `None` for an opaque
+    /// object, whose type is not known.
+    pub fn type_name(&self) -> Option<&'static str> {
+        Some(match self {
+            Value::None => "NoneType",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::List(_) => "list",
+            Value::Dict(_) => "dict",
+            Value::Opaque(_) => return None,
+        })
+    }
+
     /// The dict, when this is one.
     pub fn as_dict(&self) -> Option<&Dict> {
         match self {

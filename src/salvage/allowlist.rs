@@ -57,20 +57,6 @@ impl<S: Into<PyStr>> FromIterator<S> for Allowlist {
     }
 }
 
-/// The Python type name of a JSON value, as `AttributeError`/`TypeError` messages print it.
-fn python_type_name(value: &Value) -> &'static str {
-    match value {
-        Value::None => "NoneType",
-        Value::Bool(_) => "bool",
-        Value::Int(_) => "int",
-        Value::Float(_) => "float",
-        Value::Str(_) => "str",
-        Value::List(_) => "list",
-        Value::Dict(_) => "dict",
-        Value::Opaque(_) => "object",
-    }
-}
-
 impl Allowlist {
     /// `_advertised_tool_names(tools)` over OpenAI-style tool entries: each dict entry
     /// contributes `entry["function"]["name"]`, or `entry["name"]` when that is falsy;
@@ -109,7 +95,7 @@ fn advertised_name(entry: &Value) -> Result<Option<Value>, SalvageError> {
         Some(other) => {
             let message = format!(
                 "'{}' object has no attribute 'get'",
-                python_type_name(other)
+                other.type_name().unwrap_or("object")
             );
             return Err(SalvageError::new("AttributeError", message));
         }
@@ -122,7 +108,7 @@ fn advertised_name(entry: &Value) -> Result<Option<Value>, SalvageError> {
         },
     };
     if matches!(name, Value::List(_) | Value::Dict(_)) {
-        let message = format!("unhashable type: '{}'", python_type_name(name));
+        let message = format!("unhashable type: '{}'", name.type_name().unwrap_or("object"));
         return Err(SalvageError::new("TypeError", message));
     }
     Ok(Some(name.clone()))

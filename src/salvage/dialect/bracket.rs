@@ -9,7 +9,7 @@ use super::super::payload::Payloads;
 use super::super::span::Candidate;
 use super::super::text::match_folded;
 use super::Dialect;
-use super::closed_tag::{TagSyntax, find_all};
+use super::closed_tag::{TagSyntax, scan_named_payloads};
 
 const SYNTAX: TagSyntax = TagSyntax {
     open_first: b'[',
@@ -26,15 +26,5 @@ const SYNTAX: TagSyntax = TagSyntax {
 
 /// Adds a candidate for every bracketed block.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
-    for m in find_all(payloads.text(), &SYNTAX) {
-        let found = payloads
-            .loads(m.json)?
-            .and_then(|data| payloads.name_and_args(data));
-        out.push(Candidate {
-            span: m.span,
-            dialect: Dialect::Bracket,
-            found,
-        });
-    }
-    Ok(())
+    scan_named_payloads(payloads, &SYNTAX, Dialect::Bracket, out)
 }

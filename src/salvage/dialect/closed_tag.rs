@@ -12,7 +12,11 @@ use std::ops::Range;
 
 use memchr::memchr_iter;
 
+use super::super::SalvageError;
+use super::super::payload::Payloads;
+use super::super::span::Candidate;
 use super::super::text::skip_space;
+use super::Dialect;
 
 /// What an opening tag matcher returns: the tag's end and, for `<function=NAME>`, the
 /// name's range.
@@ -67,6 +71,27 @@ pub fn find_all(text: &[u8], syntax: &TagSyntax) -> Vec<TagMatch> {
         resume = end;
     }
     matches
+}
+
+/// Adds a candidate for every block of a dialect whose payload names the call
+/// (`<tool_call>`, `[TOOL_CALL]`): the group is `json.loads`ed, then `_name_and_args`.
+pub fn scan_named_payloads(
+    payloads: &Payloads<'_>,
+    syntax: &TagSyntax,
+    dialect: Dialect,
+    out: &mut Vec<Candidate>,
+) -> Result<(), SalvageError> {
+    for m in find_all(payloads.text(), syntax) {
+        let found = payloads
+            .loads(m.json)?
+            .and_then(|data| payloads.name_and_args(data));
+        out.push(Candidate {
+            span: m.span,
+            dialect,
+            found,
+        });
+    }
+    Ok(())
 }
 
 /// Every `}` followed by `\s*` and a closing tag: `(offset of the brace, end of the tag)`.
