@@ -17,6 +17,8 @@
 pub mod adapter;
 pub mod conform;
 pub mod dispatch;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod profile;
 pub mod protocol;
 pub mod py;

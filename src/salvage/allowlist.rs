@@ -108,7 +108,10 @@ fn advertised_name(entry: &Value) -> Result<Option<Value>, SalvageError> {
         },
     };
     if matches!(name, Value::List(_) | Value::Dict(_)) {
-        let message = format!("unhashable type: '{}'", name.type_name().unwrap_or("object"));
+        let message = format!(
+            "unhashable type: '{}'",
+            name.type_name().unwrap_or("object")
+        );
         return Err(SalvageError::new("TypeError", message));
     }
     Ok(Some(name.clone()))
