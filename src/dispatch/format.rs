@@ -81,7 +81,7 @@ fn error_of(result: &Value) -> Option<&Value> {
         Value::List(items) => items.first()?.as_dict()?,
         _ => return None,
     };
-    dict.get(&PyStr::from("error"))
+    dict.get("error".as_bytes())
 }
 
 /// `DefaultAdapter`'s content: an empty-output notice, the apology instruction for an

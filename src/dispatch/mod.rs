@@ -55,7 +55,7 @@ mod resolve;
 pub use bind::parameter_hint;
 pub use format::{Message, format_result};
 pub use registry::{Bound, Registry, Tool};
-pub use resolve::{inventory, normalise};
+pub use resolve::normalise;
 
 use crate::profile::{Profile, praisonai_depth};
 use crate::py::exception::PyException;
@@ -134,7 +134,7 @@ pub fn execute(
         Resolution::Repaired(tool) => (tool, Some((name.clone(), tool.name().clone()))),
         Resolution::NotFound => {
             return unrun(
-                corrective::not_found(name, &inventory(registry)),
+                corrective::not_found(name, registry.inventory().cloned().collect()),
                 Outcome::NotFound,
             );
         }

@@ -1,9 +1,10 @@
 //! The tool registry: tools with declared parameters and a callable body, MCP-style groups,
 //! and the permission deny-set.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
+use super::resolve::normalise;
 use crate::py::exception::PyException;
 use crate::py::signature::{Param, Signature};
 use crate::py::{PyStr, Value};
@@ -57,17 +58,22 @@ impl fmt::Debug for Tool {
     }
 }
 
-/// One registry entry: a tool, or a group of tools (an MCP server's tools).
-#[derive(Debug)]
-enum Entry {
-    Tool(Tool),
-    Group(Vec<Tool>),
-}
-
 /// The tools an agent dispatches to, in registration order, and the names it refuses.
+///
+/// The lookups dispatch makes are indexed as tools are added, so resolving a name costs
+/// the same against a thousand tools as against three: the exact name (the first
+/// top-level tool with it), the normalised key self-repair compares, and the sorted,
+/// de-duplicated inventory the corrective error lists.
 #[derive(Debug, Default)]
 pub struct Registry {
-    entries: Vec<Entry>,
+    /// Every tool, groups expanded, in registration order.
+    tools: Vec<Tool>,
+    /// Top-level tool names to the first tool with that name.
+    exact: HashMap<PyStr, usize>,
+    /// Normalised display names to the tools that have them, in order.
+    by_key: HashMap<PyStr, Vec<usize>>,
+    /// `sorted(set(display names))`.
+    inventory: BTreeSet<PyStr>,
     deny: HashSet<PyStr>,
 }
 
@@ -79,7 +85,10 @@ impl Registry {
 
     /// Adds a tool.
     pub fn add(&mut self, tool: Tool) -> &mut Registry {
-        self.entries.push(Entry::Tool(tool));
+        self.exact
+            .entry(tool.name().clone())
+            .or_insert(self.tools.len());
+        self.index(tool);
         self
     }
 
@@ -87,8 +96,19 @@ impl Registry {
     /// inventory, but exact-name lookup does not see them (the real package finds them by
     /// exact name only through a live MCP client).
     pub fn add_group(&mut self, tools: Vec<Tool>) -> &mut Registry {
-        self.entries.push(Entry::Group(tools));
+        tools.into_iter().for_each(|tool| self.index(tool));
         self
+    }
+
+    /// Records a tool under its display name (`_iter_active_named_tools`: an empty name
+    /// is no display name) and keeps it.
+    fn index(&mut self, tool: Tool) {
+        if !tool.name().is_empty() {
+            let key = normalise(tool.name());
+            self.by_key.entry(key).or_default().push(self.tools.len());
+            self.inventory.insert(tool.name().clone());
+        }
+        self.tools.push(tool);
     }
 
     /// Refuses calls to `name` (the permission deny-set).
@@ -102,23 +122,19 @@ impl Registry {
         self.deny.contains(name)
     }
 
-    /// The top-level tools, in order: what exact-name lookup scans.
-    pub(crate) fn direct_tools(&self) -> impl Iterator<Item = &Tool> {
-        self.entries.iter().filter_map(|entry| match entry {
-            Entry::Tool(tool) => Some(tool),
-            Entry::Group(_) => None,
-        })
+    /// The first top-level tool named exactly `name`.
+    pub(crate) fn exact(&self, name: &PyStr) -> Option<&Tool> {
+        self.exact.get(name).map(|&i| &self.tools[i])
     }
 
-    /// Every tool with a display name, groups expanded, in order:
-    /// `_iter_active_named_tools` (an empty name is no display name).
-    pub(crate) fn named_tools(&self) -> impl Iterator<Item = &Tool> {
-        self.entries
-            .iter()
-            .flat_map(|entry| match entry {
-                Entry::Tool(tool) => std::slice::from_ref(tool),
-                Entry::Group(tools) => tools.as_slice(),
-            })
-            .filter(|tool| !tool.name().is_empty())
+    /// The tools whose normalised display name is `key`, in registration order.
+    pub(crate) fn with_key<'r>(&'r self, key: &PyStr) -> impl Iterator<Item = &'r Tool> + use<'r> {
+        let indices = self.by_key.get(key).map_or(&[][..], Vec::as_slice);
+        indices.iter().map(|&i| &self.tools[i])
+    }
+
+    /// The display names, sorted by code point, each once.
+    pub fn inventory(&self) -> impl Iterator<Item = &PyStr> {
+        self.inventory.iter()
     }
 }

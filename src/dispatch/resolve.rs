@@ -1,7 +1,5 @@
 //! Finding the tool a call names: exact lookup, then unique-match self-repair.
 
-use std::collections::HashMap;
-
 use super::registry::{Registry, Tool};
 use crate::py::repr::str_of;
 use crate::py::unicode::lower;
@@ -19,10 +17,8 @@ pub enum Resolution<'r> {
 
 /// Resolves `requested` against `registry`.
 pub fn resolve<'r>(registry: &'r Registry, requested: &Value) -> Resolution<'r> {
-    if let Value::Str(name) = requested {
-        if let Some(tool) = registry.direct_tools().find(|tool| tool.name() == name) {
-            return Resolution::Exact(tool);
-        }
+    if let Some(tool) = requested.as_py_str().and_then(|name| registry.exact(name)) {
+        return Resolution::Exact(tool);
     }
     repair(registry, requested).map_or(Resolution::NotFound, Resolution::Repaired)
 }
@@ -30,12 +26,9 @@ pub fn resolve<'r>(registry: &'r Registry, requested: &Value) -> Resolution<'r> 
 /// `_self_repair_tool_name`: the one tool whose normalised name equals the requested
 /// name's. Two tools with colliding keys, or the same name twice, are ambiguous: no repair.
 fn repair<'r>(registry: &'r Registry, requested: &Value) -> Option<&'r Tool> {
-    let mut by_key: HashMap<PyStr, Vec<&Tool>> = HashMap::new();
-    for tool in registry.named_tools() {
-        by_key.entry(normalise(tool.name())).or_default().push(tool);
-    }
-    match by_key.get(&normalise(&str_of(requested)))?.as_slice() {
-        [tool] => Some(tool),
+    let mut matches = registry.with_key(&normalise(&str_of(requested)));
+    match (matches.next(), matches.next()) {
+        (Some(tool), None) => Some(tool),
         _ => None,
     }
 }
@@ -52,16 +45,4 @@ pub fn normalise(name: &PyStr) -> PyStr {
         key.push(cp);
     }
     key
-}
-
-/// `sorted(set(display names))`: the inventory the corrective error lists, in code-point
-/// order, groups expanded.
-pub fn inventory(registry: &Registry) -> Vec<PyStr> {
-    let mut names: Vec<PyStr> = registry
-        .named_tools()
-        .map(|tool| tool.name().clone())
-        .collect();
-    names.sort();
-    names.dedup();
-    names
 }

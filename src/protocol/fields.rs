@@ -31,7 +31,7 @@ impl<'a> Fields<'a> {
 
     /// A field's value, if present.
     pub fn get(&self, key: &str) -> Option<&'a Value> {
-        self.dict.get(&PyStr::from(key))
+        self.dict.get(key.as_bytes())
     }
 
     /// A required field.

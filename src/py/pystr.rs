@@ -106,6 +106,14 @@ impl PyStr {
     }
 }
 
+/// A `PyStr` hashes, compares and orders as its bytes, so a dict keyed by `PyStr` can be
+/// looked up with `"name".as_bytes()`, without building a key.
+impl std::borrow::Borrow<[u8]> for PyStr {
+    fn borrow(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
 impl From<&str> for PyStr {
     fn from(s: &str) -> PyStr {
         PyStr {

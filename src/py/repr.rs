@@ -49,7 +49,15 @@ fn write_repr_str(out: &mut Vec<u8>, s: &PyStr) {
         b'\''
     };
     out.push(quote);
-    s.code_points().for_each(|cp| write_escaped(out, cp, quote));
+    if bytes
+        .iter()
+        .all(|&b| (0x20..0x7F).contains(&b) && b != b'\\' && b != quote)
+    {
+        // Printable ASCII with nothing to escape, the common case of a tool name: as is.
+        out.extend_from_slice(bytes);
+    } else {
+        s.code_points().for_each(|cp| write_escaped(out, cp, quote));
+    }
     out.push(quote);
 }
 

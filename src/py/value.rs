@@ -146,7 +146,7 @@ impl Value {
 
     /// `d.get(key)` on a dict value; `None` for other types or a missing key.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.as_dict()?.get(&PyStr::from(key))
+        self.as_dict()?.get(key.as_bytes())
     }
 }
 

@@ -89,9 +89,9 @@ fn advertised_name(entry: &Value) -> Result<Option<Value>, SalvageError> {
     let Value::Dict(tool) = entry else {
         return Ok(None);
     };
-    let function_name = match tool.get(&PyStr::from("function")) {
+    let function_name = match tool.get("function".as_bytes()) {
         None => None,
-        Some(Value::Dict(function)) => function.get(&PyStr::from("name")),
+        Some(Value::Dict(function)) => function.get("name".as_bytes()),
         Some(other) => {
             let message = format!(
                 "'{}' object has no attribute 'get'",
@@ -102,7 +102,7 @@ fn advertised_name(entry: &Value) -> Result<Option<Value>, SalvageError> {
     };
     let name = match function_name {
         Some(name) if name.is_truthy() => name,
-        _ => match tool.get(&PyStr::from("name")) {
+        _ => match tool.get("name".as_bytes()) {
             Some(name) if name.is_truthy() => name,
             _ => return Ok(None),
         },

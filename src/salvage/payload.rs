@@ -75,15 +75,14 @@ impl<'a> Payloads<'a> {
         let Value::Dict(mut dict) = data else {
             return None;
         };
-        let key = |k: &str| PyStr::from(k);
-        let name = match dict.get(&key("name")) {
+        let name = match dict.get("name".as_bytes()) {
             Some(v) if v.is_truthy() => v,
-            _ => dict.get(&key("tool"))?,
+            _ => dict.get("tool".as_bytes())?,
         };
         let name = name.as_py_str().filter(|n| self.allows(n))?.clone();
         let args = dict
-            .swap_remove(&key("arguments"))
-            .or_else(|| dict.swap_remove(&key("parameters")))
+            .swap_remove("arguments".as_bytes())
+            .or_else(|| dict.swap_remove("parameters".as_bytes()))
             .unwrap_or_else(|| Value::Dict(Default::default()));
         Some(Found { name, args })
     }

@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::profile::Profile;
 use crate::protocol::wire::encode_line;
-use crate::py::{PyStr, Value};
+use crate::py::Value;
 
 /// How binding a case's expectation is (RFC 2119 words, JSONTestSuite's `y`/`n`/`i`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -66,7 +66,7 @@ impl Expected {
 /// The exception class of an `{"error": "Class: message"}` output.
 fn raised_class(output: &Value) -> Option<String> {
     let dict = output.as_dict().filter(|d| d.len() == 1)?;
-    let text = dict.get(&PyStr::from("error"))?.as_py_str()?.to_string();
+    let text = dict.get("error".as_bytes())?.as_py_str()?.to_string();
     Some(text.split(':').next().unwrap_or_default().trim().to_owned())
 }
 

@@ -13,9 +13,9 @@ use super::super::call::Call;
 use super::super::{Allowlist, SalvageError};
 use super::Dialect;
 use crate::profile::{JsonSite, Profile};
+use crate::py::Value;
 use crate::py::json::{self, DecodeError};
 use crate::py::unicode::{is_space, strip};
-use crate::py::{PyStr, Value};
 
 /// What the whole-content path decided.
 pub enum Whole {
@@ -103,7 +103,7 @@ fn calls_from_entries(
             continue;
         };
         let Some(name) = dict
-            .get(&PyStr::from("name"))
+            .get("name".as_bytes())
             .filter(|n| n.is_truthy())
             .cloned()
         else {
@@ -116,7 +116,7 @@ fn calls_from_entries(
             continue;
         }
         let args = dict
-            .swap_remove(&PyStr::from("arguments"))
+            .swap_remove("arguments".as_bytes())
             .unwrap_or_else(|| Value::Dict(Default::default()));
         calls.push(Call::build(
             name,
