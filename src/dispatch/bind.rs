@@ -18,7 +18,7 @@ pub fn sanitize(signature: &Signature, arguments: &Dict) -> Dict {
         .map(|p| &p.name)
         .filter(|n| *n != "self")
         .collect();
-    let mut sanitized = Dict::new();
+    let mut sanitized = Dict::default();
     for (raw, value) in arguments {
         let clean = clean_key(raw);
         let key = if params.contains(&&clean) {

@@ -32,13 +32,13 @@
 //! let mut registry = Registry::new();
 //! registry.add(web_search);
 //!
-//! let mut arguments = Dict::new();
+//! let mut arguments = Dict::default();
 //! arguments.insert(PyStr::from("query"), Value::str("hello"));
 //! let result = execute(&registry, &Value::str("WebSearch"), &arguments, Profile::PraisonAi).unwrap();
 //! assert_eq!(result.returned, Value::str("results for hello"));
 //! assert_eq!(result.repair_log().as_deref(), Some("Self-repaired tool name 'WebSearch' -> 'web_search'"));
 //!
-//! let result = execute(&registry, &Value::str("web_search"), &Dict::new(), Profile::PraisonAi).unwrap();
+//! let result = execute(&registry, &Value::str("web_search"), &Dict::default(), Profile::PraisonAi).unwrap();
 //! assert_eq!(
 //!     result.returned.get("error"),
 //!     Some(&Value::str("web_search() missing 1 required positional argument: 'query' \

@@ -363,7 +363,7 @@ impl CallSpec {
             return None;
         }
         let args = match self.keys {
-            Keys::NameOnly if !in_tag => Value::Dict(Dict::new()),
+            Keys::NameOnly if !in_tag => Value::Dict(Dict::default()),
             _ => self.args.to_value()?,
         };
         Some((name, args))

@@ -145,7 +145,7 @@ impl Json {
                 Value::List(items.iter().map(Json::to_value).collect::<Option<_>>()?)
             }
             Json::Object(members) => {
-                let mut dict = Dict::new();
+                let mut dict = Dict::default();
                 for (key, value) in members {
                     dict.insert(key.clone(), value.to_value()?);
                 }

@@ -79,7 +79,7 @@ impl<'a> Arbitrary<'a> for DispatchInput {
             registry: Registry::new(),
             tool_names: Vec::new(),
             name: requested_name(g)?,
-            arguments: Dict::new(),
+            arguments: Dict::default(),
         };
         for _ in 0..g.upto(6)? {
             if let Some(tool) = tool(g)? {

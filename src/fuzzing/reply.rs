@@ -227,7 +227,7 @@ impl Writer<'_> {
                 if let (true, Some((span, name))) = (live, written.quoted) {
                     let step = Intended {
                         name,
-                        args: Value::Dict(Dict::new()),
+                        args: Value::Dict(Dict::default()),
                         dialect: Dialect::React,
                         span,
                     };

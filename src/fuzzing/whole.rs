@@ -61,7 +61,7 @@ impl WholeJson {
             .filter_map(|entry| match entry {
                 Entry::Call { name, args } => {
                     let args = match args {
-                        None => Value::Dict(Dict::new()),
+                        None => Value::Dict(Dict::default()),
                         Some(json) => json.to_value()?,
                     };
                     Some((name.intended(offered)?, args))

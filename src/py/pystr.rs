@@ -14,22 +14,31 @@
 
 use std::fmt;
 
+use smallvec::SmallVec;
+
+/// The bytes of a `PyStr`. Most strings in tool calls (keys, names, short values) fit in
+/// 16 bytes, so they are kept inline: a call-heavy reply decodes without one heap
+/// allocation per string.
+type Bytes = SmallVec<[u8; 16]>;
+
 /// A Python `str`: a sequence of code points (U+0000..=U+10FFFF, surrogates allowed).
 #[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PyStr {
-    bytes: Vec<u8>,
+    bytes: Bytes,
 }
 
 impl PyStr {
     /// An empty string.
     pub fn new() -> PyStr {
-        PyStr { bytes: Vec::new() }
+        PyStr {
+            bytes: Bytes::new(),
+        }
     }
 
     /// An empty string with room for `n` bytes.
     pub fn with_capacity(n: usize) -> PyStr {
         PyStr {
-            bytes: Vec::with_capacity(n),
+            bytes: Bytes::with_capacity(n),
         }
     }
 
@@ -38,15 +47,22 @@ impl PyStr {
     /// The caller guarantees the encoding: every code point, surrogates included, is
     /// encoded in its shortest UTF-8 form.
     pub(crate) fn from_generalized_utf8_unchecked(bytes: Vec<u8>) -> PyStr {
-        PyStr { bytes }
+        PyStr {
+            bytes: Bytes::from_vec(bytes),
+        }
     }
 
     /// Copies a slice of generalized UTF-8 that starts and ends on code-point boundaries
     /// (a slice of another `PyStr`'s bytes, or of a `&str`).
     pub(crate) fn from_generalized_utf8(bytes: &[u8]) -> PyStr {
         PyStr {
-            bytes: bytes.to_vec(),
+            bytes: Bytes::from_slice(bytes),
         }
+    }
+
+    /// Appends generalized UTF-8 that starts and ends on code-point boundaries.
+    pub(crate) fn push_generalized_utf8(&mut self, bytes: &[u8]) {
+        self.bytes.extend_from_slice(bytes);
     }
 
     /// The generalized UTF-8 bytes.
@@ -72,7 +88,8 @@ impl PyStr {
 
     /// Appends one code point (a surrogate is kept as is).
     pub fn push(&mut self, cp: u32) {
-        push_code_point(&mut self.bytes, cp);
+        let (buf, len) = encode_code_point(cp);
+        self.bytes.extend_from_slice(&buf[..len]);
     }
 
     /// Appends a Rust string.
@@ -117,7 +134,7 @@ impl std::borrow::Borrow<[u8]> for PyStr {
 impl From<&str> for PyStr {
     fn from(s: &str) -> PyStr {
         PyStr {
-            bytes: s.as_bytes().to_vec(),
+            bytes: Bytes::from_slice(s.as_bytes()),
         }
     }
 }
@@ -125,20 +142,20 @@ impl From<&str> for PyStr {
 impl From<String> for PyStr {
     fn from(s: String) -> PyStr {
         PyStr {
-            bytes: s.into_bytes(),
+            bytes: Bytes::from_vec(s.into_bytes()),
         }
     }
 }
 
 impl PartialEq<str> for PyStr {
     fn eq(&self, other: &str) -> bool {
-        self.bytes == other.as_bytes()
+        self.bytes.as_slice() == other.as_bytes()
     }
 }
 
 impl PartialEq<&str> for PyStr {
     fn eq(&self, other: &&str) -> bool {
-        self.bytes == other.as_bytes()
+        self.bytes.as_slice() == other.as_bytes()
     }
 }
 
@@ -179,20 +196,33 @@ impl Iterator for CodePoints<'_> {
 
 /// Appends the generalized UTF-8 encoding of `cp` to `out`.
 pub fn push_code_point(out: &mut Vec<u8>, cp: u32) {
+    let (buf, len) = encode_code_point(cp);
+    out.extend_from_slice(&buf[..len]);
+}
+
+/// The generalized UTF-8 encoding of `cp`: the bytes and how many of them are used.
+fn encode_code_point(cp: u32) -> ([u8; 4], usize) {
     match cp {
-        0..=0x7F => out.push(cp as u8),
-        0x80..=0x7FF => out.extend_from_slice(&[0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8]),
-        0x800..=0xFFFF => out.extend_from_slice(&[
-            0xE0 | (cp >> 12) as u8,
-            0x80 | ((cp >> 6) & 0x3F) as u8,
-            0x80 | (cp & 0x3F) as u8,
-        ]),
-        _ => out.extend_from_slice(&[
-            0xF0 | (cp >> 18) as u8,
-            0x80 | ((cp >> 12) & 0x3F) as u8,
-            0x80 | ((cp >> 6) & 0x3F) as u8,
-            0x80 | (cp & 0x3F) as u8,
-        ]),
+        0..=0x7F => ([cp as u8, 0, 0, 0], 1),
+        0x80..=0x7FF => ([0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8, 0, 0], 2),
+        0x800..=0xFFFF => (
+            [
+                0xE0 | (cp >> 12) as u8,
+                0x80 | ((cp >> 6) & 0x3F) as u8,
+                0x80 | (cp & 0x3F) as u8,
+                0,
+            ],
+            3,
+        ),
+        _ => (
+            [
+                0xF0 | (cp >> 18) as u8,
+                0x80 | ((cp >> 12) & 0x3F) as u8,
+                0x80 | ((cp >> 6) & 0x3F) as u8,
+                0x80 | (cp & 0x3F) as u8,
+            ],
+            4,
+        ),
     }
 }
 

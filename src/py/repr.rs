@@ -265,9 +265,9 @@ mod tests {
     /// `repr` of nested values, as printed by CPython 3.11.7.
     #[test]
     fn repr_of_values_matches_cpython() {
-        let mut inner = Dict::new();
+        let mut inner = Dict::default();
         inner.insert(PyStr::from("b"), Value::None);
-        let mut outer = Dict::new();
+        let mut outer = Dict::default();
         outer.insert(
             PyStr::from("a"),
             Value::List(vec![Value::int(1), Value::Dict(inner)]),
@@ -290,7 +290,7 @@ mod tests {
             Value::Float(f64::NEG_INFINITY),
             Value::str("x"),
             Value::List(vec![]),
-            Value::Dict(Dict::new()),
+            Value::Dict(Dict::default()),
             Value::Dict(outer),
         ]);
         assert_eq!(

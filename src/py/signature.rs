@@ -221,7 +221,7 @@ impl<'s> Frame<'s> {
             sig,
             slots: vec![None; sig.params.len()],
             var_positional: Vec::new(),
-            var_keyword: Dict::new(),
+            var_keyword: Dict::default(),
         }
     }
 
@@ -560,7 +560,7 @@ mod tests {
             vec![param("a", ParamKind::PositionalOnly, Some(1)), var_kw],
         );
         let bound = withkw.bind_kwargs(&kwargs(&["a"])).expect("binds");
-        let mut leftovers = Dict::new();
+        let mut leftovers = Dict::default();
         leftovers.insert(PyStr::from("a"), Value::int(1));
         assert_eq!(
             bound,
@@ -584,7 +584,7 @@ mod tests {
             ],
         );
         let bound = s.bind_kwargs(&kwargs(&["zz", "a", "args"])).expect("binds");
-        let mut rest = Dict::new();
+        let mut rest = Dict::default();
         rest.insert(PyStr::from("zz"), Value::int(1));
         rest.insert(PyStr::from("args"), Value::int(3));
         let expected = [

@@ -11,7 +11,11 @@ use super::pystr::PyStr;
 
 /// A Python `dict` with `str` keys: insertion-ordered, and re-assigning a key keeps its
 /// first position (so `{"a":1,"b":2,"a":3}` decodes to `{'a': 3, 'b': 2}` as in CPython).
-pub type Dict = IndexMap<PyStr, Value>;
+///
+/// Keys come from model output, so the hasher is seeded per process (no chosen-key
+/// collisions) but cheaper than SipHash, which dominated decoding call-heavy replies.
+/// Build one with `Dict::default()`.
+pub type Dict = IndexMap<PyStr, Value, foldhash::fast::RandomState>;
 
 /// A Python object as far as tool calls can see it.
 #[derive(Clone, Debug)]
@@ -234,7 +238,7 @@ mod tests {
 
     #[test]
     fn dict_keeps_first_position_and_last_value() {
-        let mut d = Dict::new();
+        let mut d = Dict::default();
         d.insert(PyStr::from("a"), Value::int(1));
         d.insert(PyStr::from("b"), Value::int(2));
         d.insert(PyStr::from("a"), Value::int(3));

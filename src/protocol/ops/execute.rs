@@ -16,7 +16,7 @@ pub fn run(input: &Value, profile: Profile) -> Result<Value, String> {
     let call = Fields::of(fields.value("call")?, "input.call")?.only(&["name", "arguments"])?;
     let name = call.value("name")?;
     let arguments = match call.get("arguments") {
-        None => Dict::new(),
+        None => Dict::default(),
         Some(Value::Dict(arguments)) => arguments.clone(),
         Some(_) => return Err("input.call.arguments must be an object".to_owned()),
     };

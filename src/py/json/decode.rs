@@ -9,7 +9,6 @@
 use memchr::memchr2;
 
 use super::{DecodeError, DecodeLimits};
-use crate::py::pystr::push_code_point;
 use crate::py::{Dict, PyInt, PyStr, Value};
 
 const EXPECTING_VALUE: &str = "Expecting value";
@@ -129,7 +128,7 @@ impl Scanner<'_> {
         loop {
             let container = match self.text.get(pos) {
                 Some(b'[') => Some(Open::List(Vec::new())),
-                Some(b'{') => Some(Open::Dict(Dict::new(), PyStr::new())),
+                Some(b'{') => Some(Open::Dict(Dict::default(), PyStr::new())),
                 _ => None,
             };
             let (value, end) = match container {
@@ -307,7 +306,7 @@ impl Scanner<'_> {
     /// it and the offset just past its closing quote.
     fn string(&self, start: usize) -> Result<(PyStr, usize), DecodeError> {
         let begin = start - 1;
-        let mut out = Vec::new();
+        let mut out = PyStr::new();
         let mut pos = start;
         loop {
             let rest = self.text.get(pos..).unwrap_or_default();
@@ -322,7 +321,7 @@ impl Scanner<'_> {
             push_raw(&mut out, chunk);
             pos += stop;
             if delimiter == b'"' {
-                return Ok((PyStr::from_generalized_utf8_unchecked(out), pos + 1));
+                return Ok((out, pos + 1));
             }
             pos = self.escape(&mut out, pos, begin)?;
         }
@@ -332,7 +331,7 @@ impl Scanner<'_> {
     /// `begin`; returns the offset after the escape.
     fn escape(
         &self,
-        out: &mut Vec<u8>,
+        out: &mut PyStr,
         backslash: usize,
         begin: usize,
     ) -> Result<usize, DecodeError> {
@@ -347,13 +346,13 @@ impl Scanner<'_> {
             Some(b't') => b'\t',
             Some(_) => return Err(syntax(INVALID_ESCAPE, backslash)),
         };
-        out.push(decoded);
+        out.push(decoded.into());
         Ok(backslash + 2)
     }
 
     /// A `\uXXXX` escape whose `u` is at `u`. A high surrogate directly followed by a
     /// `\uXXXX` low surrogate combines with it; every other surrogate stays alone.
-    fn unicode_escape(&self, out: &mut Vec<u8>, u: usize) -> Result<usize, DecodeError> {
+    fn unicode_escape(&self, out: &mut PyStr, u: usize) -> Result<usize, DecodeError> {
         let unit = self.hex4(u)?;
         let end = u + 5;
         let is_high = (0xD800..0xDC00).contains(&unit);
@@ -361,11 +360,11 @@ impl Scanner<'_> {
             // CPython decodes these digits before deciding, so bad ones fail here.
             let low = self.hex4(end + 1)?;
             if (0xDC00..0xE000).contains(&low) {
-                push_code_point(out, 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00));
+                out.push(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00));
                 return Ok(end + 6);
             }
         }
-        push_code_point(out, unit);
+        out.push(unit);
         Ok(end)
     }
 
@@ -395,20 +394,20 @@ fn digits_end(text: &[u8], pos: usize) -> usize {
 }
 
 /// Appends raw string content: generalized UTF-8 as is, any other byte as U+FFFD.
-fn push_raw(out: &mut Vec<u8>, mut chunk: &[u8]) {
+fn push_raw(out: &mut PyStr, mut chunk: &[u8]) {
     loop {
         match std::str::from_utf8(chunk) {
-            Ok(_) => return out.extend_from_slice(chunk),
+            Ok(_) => return out.push_generalized_utf8(chunk),
             Err(e) => {
                 let (valid, rest) = chunk.split_at(e.valid_up_to());
-                out.extend_from_slice(valid);
+                out.push_generalized_utf8(valid);
                 let len = match surrogate_len(rest) {
                     Some(len) => {
-                        out.extend_from_slice(&rest[..len]);
+                        out.push_generalized_utf8(&rest[..len]);
                         len
                     }
                     None => {
-                        push_code_point(out, 0xFFFD);
+                        out.push(0xFFFD);
                         1
                     }
                 };

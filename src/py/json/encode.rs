@@ -7,11 +7,13 @@
 
 use super::EncodeError;
 use crate::py::float_repr::float_repr;
+use crate::py::pystr::decode_code_point;
 use crate::py::{PyStr, Value};
 
 /// json.dumps(v) with every default: ensure_ascii=True, separators (", ", ": "), allow_nan=True, insertion order. Output is ASCII.
 pub fn dumps(v: &Value) -> Result<String, EncodeError> {
-    let mut out = String::new();
+    // Room for a typical call's arguments up front, rather than growing from nothing.
+    let mut out = String::with_capacity(64);
     let mut open: Vec<Items<'_>> = Vec::new();
     let mut value = v;
     loop {
@@ -121,7 +123,19 @@ fn write_float(out: &mut String, x: f64) {
 /// as a surrogate pair and a lone surrogate as itself.
 fn write_str(out: &mut String, s: &PyStr) {
     out.push('"');
-    for cp in s.code_points() {
+    let mut rest = s.as_bytes();
+    loop {
+        // Printable ASCII other than `"` and `\\` is written as is: copy each run whole.
+        let plain = rest
+            .iter()
+            .position(|&b| !matches!(b, 0x20..=0x7E) || b == b'"' || b == b'\\')
+            .unwrap_or(rest.len());
+        let (run, tail) = rest.split_at(plain);
+        out.push_str(std::str::from_utf8(run).unwrap_or_default());
+        let Some((cp, len)) = decode_code_point(tail) else {
+            break;
+        };
+        rest = &tail[len..];
         match cp {
             0x22 => out.push_str("\\\""),
             0x5C => out.push_str("\\\\"),
@@ -130,7 +144,6 @@ fn write_str(out: &mut String, s: &PyStr) {
             0x09 => out.push_str("\\t"),
             0x08 => out.push_str("\\b"),
             0x0C => out.push_str("\\f"),
-            0x20..=0x7E => out.push(char::from(cp as u8)),
             0x10000.. => {
                 let offset = cp - 0x10000;
                 push_u_escape(out, 0xD800 | (offset >> 10));
