@@ -20,7 +20,9 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
     let text = payloads.text();
     let mut resume = 0;
     for start in memchr2_iter(b'a', b'A', text) {
-        if start < resume || !word_boundary_before(text, start) {
+        // Most `a`s start no `action`; that test is cheaper than `\b`, so it goes first.
+        let starts_action = match_folded(text, start, b"action").is_some();
+        if start < resume || !starts_action || !word_boundary_before(text, start) {
             continue;
         }
         let Some((name, input_start)) = step_at(text, start) else {
