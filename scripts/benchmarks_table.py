@@ -354,8 +354,8 @@ class Report:
                 rows.append(["`_self_repair_tool_name` alone", param, "", "",
                              fmt_time(repair["seconds"] * 1e9), ""])
         self.goals.append((f"dispatch against {largest}, suggestion included, well under 1 ms "
-                           "(taken as ≤ 0.1 ms)",
-                           f"slowest {fmt_time(slowest_largest)}", slowest_largest < 1e5))
+                           "(taken as ≤ 0.2 ms, a fifth of it)",
+                           f"slowest {fmt_time(slowest_largest)}", slowest_largest <= 2e5))
         header = ["case", "registry", "toolfix `praisonai`", "toolfix `strict`",
                   "praisonaiagents `_execute_tool_impl`", "speedup"]
         return table(header, rows)
