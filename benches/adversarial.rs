@@ -14,6 +14,7 @@ use toolfix::salvage::salvage;
 // Each bench uses its part of the shared inputs.
 #[allow(dead_code)]
 mod inputs;
+mod timing;
 
 /// Each family at each size, under `praisonai`, and under `strict` too where a payload
 /// decodes (`strict` then re-reads it from the unmasked text).
@@ -40,16 +41,9 @@ fn families(c: &mut Criterion) {
     }
 }
 
-/// Short runs: the report times about 200 benchmarks.
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(3))
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = timing::config();
     targets = families
 }
 criterion_main!(benches);

@@ -15,6 +15,7 @@ use toolfix::py::Value;
 // Each bench uses its part of the shared inputs.
 #[allow(dead_code)]
 mod inputs;
+mod timing;
 
 fn dispatch(c: &mut Criterion) {
     let cases: Vec<_> = inputs::REGISTRY_SIZES
@@ -41,16 +42,9 @@ fn dispatch(c: &mut Criterion) {
     }
 }
 
-/// Short runs: the report times about 200 benchmarks.
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(3))
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = timing::config();
     targets = dispatch
 }
 criterion_main!(benches);

@@ -16,6 +16,7 @@ use toolfix::salvage::{probe, salvage};
 // Each bench uses its part of the shared inputs.
 #[allow(dead_code)]
 mod inputs;
+mod timing;
 
 use inputs::Reply;
 
@@ -80,16 +81,9 @@ fn calls(c: &mut Criterion) {
     }
 }
 
-/// Short runs: the report times about 200 benchmarks.
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(3))
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = timing::config();
     targets = prose, calls
 }
 criterion_main!(benches);

@@ -104,6 +104,11 @@ def fmt_rate(nbytes, ns):
     return f"{per_second / 2**20:.1f} MiB/s"
 
 
+def quotient(a, b):
+    """``a / b``, or None when either figure is missing."""
+    return a / b if a and b else None
+
+
 def fmt_ratio(ratio, approx=False):
     if ratio is None:
         return "–"
@@ -176,8 +181,8 @@ class Report:
             salvage = self.rust_ns("clean", "toolfix-praisonai", size)
             nbytes = self.rust_bytes("clean", "toolfix-praisonai", size)
             py = self.py_ns("clean", size)
-            ratio = salvage / floor if salvage and floor else None
-            speedup = py / salvage if py and salvage else None
+            ratio = quotient(salvage, floor)
+            speedup = quotient(py, salvage)
             if ratio:
                 worst_floor = max(worst_floor, ratio)
             if speedup:
@@ -230,36 +235,32 @@ class Report:
         return table(header, rows)
 
     def prose(self):
-        rows, worst = [], math.inf
+        rows, speedups = [], []
         for group in PROSE_GROUPS:
             for size in CLEAN_SIZES:
                 ns = self.rust_ns(group, "toolfix-praisonai", size)
-                nbytes = self.rust_bytes(group, "toolfix-praisonai", size)
                 py = self.py_ns(group, size)
-                speedup = py / ns if py and ns else None
-                if speedup:
-                    worst = min(worst, speedup)
-                rows.append([f"`{group}`", size, fmt_time(ns), fmt_rate(nbytes, ns),
-                             fmt_time(py), fmt_ratio(speedup)])
+                speedups.append(quotient(py, ns))
+                rows.append([f"`{group}`", size, fmt_time(ns),
+                             fmt_rate(self.rust_bytes(group, "toolfix-praisonai", size), ns),
+                             fmt_time(py), fmt_ratio(speedups[-1])])
         header = ["reply", "size", "toolfix", "throughput", "praisonaiagents", "speedup"]
-        return table(header, rows), worst
+        return table(header, rows), min(filter(None, speedups), default=math.inf)
 
     def calls(self):
-        rows, worst = [], math.inf
+        rows, speedups = [], []
         params = sorted({p for (g, _, p) in self.rust if g in CALL_GROUPS},
                         key=lambda p: int(p.split()[0]))
         for group in CALL_GROUPS:
             for param in params:
                 ns = self.rust_ns(group, "toolfix-praisonai", param)
-                strict = self.rust_ns(group, "toolfix-strict", param)
                 nbytes = self.rust_bytes(group, "toolfix-praisonai", param)
                 py = self.py_ns(group, param)
-                speedup = py / ns if py and ns else None
-                if speedup:
-                    worst = min(worst, speedup)
+                speedups.append(quotient(py, ns))
                 rows.append([f"`{group}`", param, f"{nbytes / 1024:,.1f} KiB" if nbytes else "–",
-                             fmt_time(ns), fmt_time(strict), fmt_rate(nbytes, ns),
-                             fmt_time(py), fmt_ratio(speedup)])
+                             fmt_time(ns), fmt_time(self.rust_ns(group, "toolfix-strict", param)),
+                             fmt_rate(nbytes, ns), fmt_time(py), fmt_ratio(speedups[-1])])
+        worst = min(filter(None, speedups), default=math.inf)
         header = ["reply", "calls", "size", "toolfix `praisonai`", "toolfix `strict`",
                   "throughput", "praisonaiagents", "speedup"]
         return table(header, rows), worst
