@@ -6,6 +6,7 @@
 //! `str()`/`repr()`.
 
 use indexmap::IndexMap;
+use smallvec::{SmallVec, smallvec};
 
 use super::pystr::PyStr;
 
@@ -135,9 +136,10 @@ impl Value {
     }
 
     /// Visits every value inside, this one included, with its container depth, without
-    /// recursing (values can nest deeper than the stack allows).
+    /// recursing (values can nest deeper than the stack allows). The pending values of a
+    /// typical call's arguments fit in the inline stack, so a walk allocates nothing.
     fn walk(&self, mut visit: impl FnMut(&Value, usize)) {
-        let mut stack = vec![(self, 0)];
+        let mut stack: SmallVec<[(&Value, usize); 16]> = smallvec![(self, 0)];
         while let Some((value, depth)) = stack.pop() {
             visit(value, depth);
             match value {

@@ -5,6 +5,8 @@
 //! Containers are walked with an explicit stack so that no value, however deep, can
 //! exhaust the thread's stack.
 
+use smallvec::SmallVec;
+
 use super::EncodeError;
 use crate::py::float_repr::float_repr;
 use crate::py::pystr::decode_code_point;
@@ -14,7 +16,8 @@ use crate::py::{PyStr, Value};
 pub fn dumps(v: &Value) -> Result<String, EncodeError> {
     // Room for a typical call's arguments up front, rather than growing from nothing.
     let mut out = String::with_capacity(64);
-    let mut open: Vec<Items<'_>> = Vec::new();
+    // The containers being written; a call's arguments rarely nest past the inline room.
+    let mut open: SmallVec<[Items<'_>; 8]> = SmallVec::new();
     let mut value = v;
     loop {
         if let Some((items, first)) = write_value(&mut out, value)? {
@@ -77,7 +80,7 @@ fn write_value<'a>(
 
 /// Closes every finished container and writes the separator (and key) before the next
 /// value, which it returns; `None` once the outermost container is closed.
-fn next_item<'a>(out: &mut String, open: &mut Vec<Items<'a>>) -> Option<&'a Value> {
+fn next_item<'a>(out: &mut String, open: &mut SmallVec<[Items<'a>; 8]>) -> Option<&'a Value> {
     loop {
         match open.last_mut()? {
             Items::List(items) => match items.next() {
