@@ -128,7 +128,8 @@ fn write_str(out: &mut String, s: &PyStr) {
     out.push('"');
     let mut rest = s.as_bytes();
     loop {
-        // Printable ASCII other than `"` and `\\` is written as is: copy each run whole.
+        // Printable ASCII other than `"` and `\` is written as is: copy each run whole (a
+        // run of ASCII is always valid UTF-8).
         let plain = rest
             .iter()
             .position(|&b| !matches!(b, 0x20..=0x7E) || b == b'"' || b == b'\\')
