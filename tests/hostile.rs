@@ -96,6 +96,13 @@ fn message<'a>(report: &'a Report, name: &str) -> &'a str {
     result(report, name).message.as_deref().unwrap_or_default()
 }
 
+/// Asserts that only "boom" went wrong, as `outcome`, with a message containing `needle`.
+fn assert_boom(report: &Report, outcome: Outcome, needle: &str) {
+    assert_eq!(outcomes(report), expected_with_boom(outcome));
+    let message = message(report, "boom");
+    assert!(message.contains(needle), "{needle:?} not in {message:?}");
+}
+
 #[test]
 fn a_well_behaved_implementation() {
     let report = run("good");
@@ -113,13 +120,8 @@ fn a_well_behaved_implementation() {
 #[test]
 fn a_crash_mid_run_is_charged_to_its_case_and_the_run_goes_on() {
     let report = run("crash");
-    assert_eq!(outcomes(&report), expected_with_boom(Outcome::Crash));
+    assert_boom(&report, Outcome::Crash, "exited with status 3");
     assert_eq!(report.restarts, 1);
-    assert!(
-        message(&report, "boom").contains("exited with status 3"),
-        "{}",
-        message(&report, "boom")
-    );
     assert!(
         result(&report, "boom")
             .stderr
@@ -135,42 +137,34 @@ fn a_hang_times_out_after_the_case_timeout() {
     };
     let started = Instant::now();
     let report = run_with("hang", &options);
-    assert_eq!(outcomes(&report), expected_with_boom(Outcome::Timeout));
+    assert_boom(&report, Outcome::Timeout, "no answer within 0.7s");
     assert!(
         started.elapsed() < Duration::from_secs(5),
         "{:?}",
         started.elapsed()
     );
-    assert!(message(&report, "boom").contains("no answer within 0.7s"));
 }
 
 #[test]
 fn garbage_is_a_protocol_error() {
     let report = run("garbage");
-    assert_eq!(outcomes(&report), expected_with_boom(Outcome::Protocol));
-    assert!(
-        message(&report, "boom").contains("not JSON"),
-        "{}",
-        message(&report, "boom")
-    );
+    assert_boom(&report, Outcome::Protocol, "not JSON");
 }
 
 #[test]
 fn a_wrong_seq_is_a_protocol_error() {
     let report = run("wrong-seq");
-    assert_eq!(outcomes(&report), expected_with_boom(Outcome::Protocol));
-    assert!(
-        message(&report, "boom").contains("seq 1002 while waiting for seq 2"),
-        "{}",
-        message(&report, "boom")
+    assert_boom(
+        &report,
+        Outcome::Protocol,
+        "seq 1002 while waiting for seq 2",
     );
 }
 
 #[test]
 fn a_second_answer_is_a_protocol_error_for_the_case_answered_twice() {
     let report = run("twice");
-    assert_eq!(outcomes(&report), expected_with_boom(Outcome::Protocol));
-    assert!(message(&report, "boom").contains("second answer"));
+    assert_boom(&report, Outcome::Protocol, "second answer");
     assert_eq!(report.restarts, 0);
 }
 
@@ -197,11 +191,9 @@ fn an_answer_with_two_results_is_a_protocol_error() {
 #[test]
 fn errored_and_skipped_answers() {
     let errored = run("errored");
-    assert_eq!(outcomes(&errored), expected_with_boom(Outcome::Error));
-    assert!(message(&errored, "boom").contains("fake failure"));
+    assert_boom(&errored, Outcome::Error, "fake failure");
     let skipped = run("skipped");
-    assert_eq!(outcomes(&skipped), expected_with_boom(Outcome::Skip));
-    assert!(message(&skipped, "boom").contains("not supported here"));
+    assert_boom(&skipped, Outcome::Skip, "not supported here");
 }
 
 #[test]
@@ -236,8 +228,7 @@ fn an_implementation_that_leaves_after_the_handshake_spends_the_restart_budget()
 #[test]
 fn a_100_mb_stdout_line_is_a_protocol_error_in_bounded_memory() {
     let report = run("flood-stdout");
-    assert_eq!(outcomes(&report), expected_with_boom(Outcome::Protocol));
-    assert!(message(&report, "boom").contains("longer than"));
+    assert_boom(&report, Outcome::Protocol, "longer than");
     let peak = peak_rss_bytes();
     assert!(peak < 100 * 1024 * 1024, "peak RSS {peak} bytes");
 }
