@@ -19,7 +19,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-use super::pystr::{PyStr, code_point_len, decode_code_point, push_code_point};
+use super::pystr::{PyStr, code_point_len, decode_code_point};
 
 /// Non-ASCII code points whose `str.lower()` contains an ASCII character (U+0130 İ gives
 /// `"i\u0307"`, U+212A KELVIN SIGN gives `"k"`): text can gain an ASCII marker by being
@@ -117,28 +117,31 @@ pub fn ignorecase_ascii(cp: u32) -> Option<u8> {
 /// Final_Sigma rule for U+03A3; lone surrogates are unchanged.
 pub fn lower(s: &PyStr) -> PyStr {
     let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
+    // Built as a `PyStr` directly, so a short result (most tool names) stays inline.
+    let mut out = PyStr::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
         let ascii_end = bytes[i..]
             .iter()
             .position(|b| !b.is_ascii())
             .map_or(bytes.len(), |n| i + n);
-        out.extend(bytes[i..ascii_end].iter().map(u8::to_ascii_lowercase));
+        bytes[i..ascii_end]
+            .iter()
+            .for_each(|b| out.push(b.to_ascii_lowercase().into()));
         i = ascii_end;
         let Some((cp, len)) = decode_at(bytes, i) else {
             // Only the end of the text: a `PyStr` always decodes.
-            out.extend_from_slice(&bytes[i..]);
+            out.push_generalized_utf8(&bytes[i..]);
             break;
         };
         let after = i + len;
         match cp {
-            CAPITAL_SIGMA => push_code_point(&mut out, sigma_at(bytes, i, after)),
+            CAPITAL_SIGMA => out.push(sigma_at(bytes, i, after)),
             _ => push_lower(&mut out, cp),
         }
         i = after;
     }
-    PyStr::from_generalized_utf8_unchecked(out)
+    out
 }
 
 /// `str.strip()` with no argument on generalized UTF-8 bytes: the bytes without leading
@@ -158,11 +161,11 @@ pub fn strip(bytes: &[u8]) -> &[u8] {
 }
 
 /// Appends `chr(cp).lower()` for any code point but U+03A3 in context.
-fn push_lower(out: &mut Vec<u8>, cp: u32) {
+fn push_lower(out: &mut PyStr, cp: u32) {
     if let Some(many) = lookup(tables::LOWER_MULTI, cp) {
-        many.iter().for_each(|&c| push_code_point(out, c));
+        many.iter().for_each(|&c| out.push(c));
     } else {
-        push_code_point(out, lower_one(cp));
+        out.push(lower_one(cp));
     }
 }
 
