@@ -16,6 +16,7 @@ use toolfix::fuzzing::surrogates::joined;
 use toolfix::fuzzing::targets;
 use toolfix::fuzzing::text::py_str_from_bytes;
 use toolfix::py::difflib::{SequenceMatcher, get_close_matches};
+use toolfix::py::float_repr::float_repr;
 use toolfix::py::json::{self, DecodeError, DecodeLimits};
 use toolfix::py::unicode::strip;
 use toolfix::py::{PyStr, Value};
@@ -190,6 +191,24 @@ proptest! {
             prop_assert_eq!(json::dumps(&again).ok(), Some(encoded));
         }
         targets::pyjson(&bytes);
+    }
+
+    /// `repr` of any finite float reads back to the same float, and its last significant
+    /// digit is not a zero: the shortest string is never padded. (In `100.0` and `1e+16`
+    /// the zeros are layout, not digits.)
+    #[test]
+    fn float_repr_reads_back_with_no_padded_digit(bits in any::<u64>()) {
+        let x = f64::from_bits(bits);
+        prop_assume!(x.is_finite());
+        let printed = float_repr(x);
+        prop_assert_eq!(printed.parse::<f64>().map(f64::to_bits), Ok(bits), "{}", printed);
+        let last_digit = match printed.split_once('e') {
+            Some((significand, _)) => significand.chars().last(),
+            None => printed.split_once('.').and_then(|(_, fraction)| {
+                (fraction != "0").then(|| fraction.chars().last()).flatten()
+            }),
+        };
+        prop_assert_ne!(last_digit, Some('0'), "{} has a padded digit", printed);
     }
 
     /// The corrective suggestion is difflib's: `SequenceMatcher.ratio` is Ratcliff/Obershelp
