@@ -13,10 +13,10 @@ for target in $targets; do
     cp "fuzz/target/$triple/release/$target" "$OUT/"
 done
 
-# Seed corpora. The generator is an example of the main crate; build it without the
+# Seed corpora. The generator is an example of the toolfix-fuzzing crate; build it without the
 # fuzzing RUSTFLAGS (it is a tool here, not a fuzz target) and into its own target dir.
 RUSTFLAGS="" CARGO_TARGET_DIR="$WORK/seed-target" \
-    cargo run --quiet --example seed-corpora --features fuzzing
+    cargo run --quiet -p toolfix-fuzzing --example seed-corpora
 for target in $targets; do
     if [ -d "fuzz/corpus/$target" ]; then
         (cd "fuzz/corpus/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)

@@ -3,4 +3,4 @@
 # `toolfix::fuzzing::seeds`). Idempotent: seeds are named after the item or case id.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo run --quiet --example seed-corpora --features fuzzing
+cargo run --quiet -p toolfix-fuzzing --example seed-corpora

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the differential dataset for toolfix's port of ``difflib``.
 
-Writes ``src/py/testdata/difflib-cpython-3.11.jsonl`` (paths are relative to
+Writes ``crates/toolfix/src/py/testdata/difflib-cpython-3.11.jsonl`` (paths are relative to
 this script, so run it from anywhere). Each line is one call of
 ``difflib.get_close_matches`` and the ratio of every pair it compared::
 
@@ -15,7 +15,7 @@ ASCII-escaped JSON; lone surrogates appear as ``\\udXXX`` escapes. A lone high
 surrogate directly followed by a lone low surrogate would read back as one
 astral character, so such strings are never generated (checked below).
 
-The unit test in ``src/py/difflib.rs`` replays every line and demands exact
+The unit test in ``crates/toolfix/src/py/difflib.rs`` replays every line and demands exact
 equality. The output is deterministic: a fixed seed and CPython 3.11.
 """
 
@@ -31,7 +31,7 @@ assert sys.version_info[:2] == (3, 11), "expectations must come from CPython 3.1
 SEED = 20240611
 OUT = (
     Path(__file__).resolve().parent.parent
-    / "src" / "py" / "testdata" / "difflib-cpython-3.11.jsonl"
+    / "crates" / "toolfix" / "src" / "py" / "testdata" / "difflib-cpython-3.11.jsonl"
 )
 
 WORDS = [

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Records CPython's `repr` of the floats where shortest round-trip printing goes wrong.
 
-Writes `src/py/testdata/float-repr-cpython-3.11.txt`, which the unit tests of
-`src/py/float_repr.rs` replay against `float_repr`, `json.dumps`, `str()` and the JSON
+Writes `crates/toolfix/src/py/testdata/float-repr-cpython-3.11.txt`, which the unit tests of
+`crates/toolfix/src/py/float_repr.rs` replay against `float_repr`, `json.dumps`, `str()` and the JSON
 decoder. Run it with CPython 3.11.7 (the interpreter toolfix reproduces); the seed is
 fixed, so the output is the same on every run:
 
@@ -30,7 +30,7 @@ import struct
 SEED = 1605
 RANDOM_BITS = 12000
 SHORT_DECIMALS = 6000
-OUT = pathlib.Path(__file__).resolve().parent.parent / "src/py/testdata/float-repr-cpython-3.11.txt"
+OUT = pathlib.Path(__file__).resolve().parent.parent / "crates/toolfix/src/py/testdata/float-repr-cpython-3.11.txt"
 
 
 def bits(x):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the differential dataset for toolfix's ``py::inspect`` and call binder.
 
-Writes ``src/py/testdata/inspect-cpython-3.11.jsonl`` (paths are relative to
+Writes ``crates/toolfix/src/py/testdata/inspect-cpython-3.11.jsonl`` (paths are relative to
 this script, so run it from anywhere). Each line is one function called with
 one set of keyword arguments::
 
@@ -23,7 +23,7 @@ from a code object whose ``co_varnames`` are replaced, so a name can be any
 ``.0``. Strings are ASCII-escaped JSON; the one lone surrogate in the pools is
 never next to another.
 
-The unit test in ``src/py/inspect.rs`` replays every line: ``bind`` against
+The unit test in ``crates/toolfix/src/py/inspect.rs`` replays every line: ``bind`` against
 ``py::inspect``, ``call`` against ``py::signature``'s binder. The output is
 deterministic: a fixed seed and CPython 3.11.
 """
@@ -42,7 +42,7 @@ SEED = 20240611
 LINES = 1650
 OUT = (
     Path(__file__).resolve().parent.parent
-    / "src" / "py" / "testdata" / "inspect-cpython-3.11.jsonl"
+    / "crates" / "toolfix" / "src" / "py" / "testdata" / "inspect-cpython-3.11.jsonl"
 )
 
 # Names a tool's parameters might have, with case variants for the sanitiser's benefit and

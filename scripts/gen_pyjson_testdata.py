@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Records what CPython's `json` does with several hundred JSON-ish texts.
 
-Writes `src/py/json/testdata/cpython-3.11.jsonl`, which the unit tests of `src/py/json`
+Writes `crates/toolfix/src/py/json/testdata/cpython-3.11.jsonl`, which the unit tests of `crates/toolfix/src/py/json`
 replay against the Rust decoder and encoder. Run it with CPython 3.11.7 (the interpreter
 toolfix reproduces); the seed is fixed, so the output is the same on every run:
 
@@ -29,7 +29,7 @@ import random
 import sys
 
 SEED = 3117
-OUT = pathlib.Path(__file__).resolve().parent.parent / "src/py/json/testdata/cpython-3.11.jsonl"
+OUT = pathlib.Path(__file__).resolve().parent.parent / "crates/toolfix/src/py/json/testdata/cpython-3.11.jsonl"
 DECODER = json.JSONDecoder()
 
 # Characters mutations insert: JSON syntax, escapes' letters, whitespace JSON knows and

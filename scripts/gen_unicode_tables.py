@@ -3,11 +3,11 @@
 
 Writes two files (run from anywhere; paths are relative to this script):
 
-* ``src/py/unicode/tables.rs``: the range and mapping tables behind
+* ``crates/toolfix/src/py/unicode/tables.rs``: the range and mapping tables behind
   ``py::unicode`` (``str.isspace``, ``re``'s ``\\w``, ``str.isprintable``,
   ``str.lower`` with its Final_Sigma rule, ``re.IGNORECASE`` equivalences with
   ASCII letters, ``str.isidentifier`` and ``str.isdigit``).
-* ``src/py/unicode/digests.rs``: per-block FNV-1a digests of CPython's answers
+* ``crates/toolfix/src/py/unicode/digests.rs``: per-block FNV-1a digests of CPython's answers
   for *every* code point, which a unit test recomputes through the Rust API,
   so ``cargo test`` checks the full tables without storing CPython's output.
 
@@ -40,7 +40,7 @@ BLOCK = 0x4000
 CAPITAL_SIGMA = "\u03a3"
 FINAL_SIGMA = "\u03c2"
 ROOT = Path(__file__).resolve().parent.parent
-OUT_DIR = ROOT / "src" / "py" / "unicode"
+OUT_DIR = ROOT / "crates" / "toolfix" / "src" / "py" / "unicode"
 
 
 def utf8(s):
@@ -391,7 +391,7 @@ def tables_rs(
     )
     out += table(
         ["Non-ASCII code points whose `str.lower()` contains an ASCII character."],
-        "pub const LOWER_ADDS_ASCII: &[u32]",
+        "#[cfg(test)]\npub const LOWER_ADDS_ASCII: &[u32]",
         [f"0x{c:X}," for c in adds_ascii],
     )
     out += range_table(

@@ -1,6 +1,6 @@
 //! One request line into `toolfix serve`: never a panic, exactly one answer line (none for
 //! stop).
-//! The body is `toolfix::fuzzing::targets::protocol`.
+//! The body is `toolfix_fuzzing::targets::protocol`.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| toolfix::fuzzing::targets::protocol(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| toolfix_fuzzing::targets::protocol(data));

@@ -1,0 +1,81 @@
+//! The `toolfix` command: the reference over the protocol, the conformance runner, and
+//! tools for a person at a terminal. Command-line parsing (clap) here, one module per
+//! subcommand.
+//!
+//! The binary (`main.rs`) and the Python package's `toolfix` command both call [`run`],
+//! so the two are the same program.
+
+mod conform;
+mod repair;
+mod report;
+mod salvage;
+mod serve;
+mod smoke;
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+use std::thread;
+
+use clap::{Parser, Subcommand};
+
+/// The stack the command runs on. Protocol lines may nest values up to 4096 containers
+/// deep (`toolfix_harness::protocol::wire`), and a few operations on such values (cloning,
+/// comparing, wrapping for the wire) recurse once per level; 64 MiB of address space keeps
+/// that safe in debug builds too, and costs nothing until touched.
+const STACK: usize = 64 << 20;
+
+/// Making LLM tool calls that go wrong safe and repairable, and proving it.
+#[derive(Parser)]
+#[command(name = "toolfix", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Speak the driver protocol (docs/protocol.md) on stdin/stdout as the reference.
+    Serve(serve::Args),
+    /// Recover the tool calls written as text in a model reply, and print them.
+    Salvage(salvage::Args),
+    /// Dispatch one call against a few tools: name repair, corrective errors, bind hints.
+    Repair(repair::Args),
+    /// Run the conformance suite against an implementation (docs/conform.md).
+    Conform(Box<conform::Args>),
+    /// Check an implementation's driver with a few trivial cases before a full run.
+    Smoke(smoke::Args),
+    /// Combine JSON-lines reports of several runs into HTML or Markdown.
+    Report(report::Args),
+}
+
+/// Runs the command line `args` (the program name first) on a thread with a large stack,
+/// and returns the exit code: 0 on success, 1 for a run that did not conform, 2 for a
+/// usage or setup error.
+pub fn run<I>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = OsString> + Send + 'static,
+{
+    thread::Builder::new()
+        .name("toolfix".into())
+        .stack_size(STACK)
+        .spawn(move || dispatch(args))
+        .and_then(|worker| worker.join().map_err(|_| std::io::Error::other("panicked")))
+        .unwrap_or(ExitCode::FAILURE)
+}
+
+/// Parses the command line and runs the subcommand.
+fn dispatch(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let cli = Cli::parse_from(args);
+    let result = match cli.command {
+        Command::Serve(args) => serve::run(args),
+        Command::Salvage(args) => salvage::run(args),
+        Command::Repair(args) => repair::run(args),
+        Command::Conform(args) => conform::run(*args),
+        Command::Smoke(args) => smoke::run(args),
+        Command::Report(args) => report::run(args),
+    };
+    result.unwrap_or_else(|message| {
+        eprintln!("toolfix: {message}");
+        ExitCode::from(2)
+    })
+}

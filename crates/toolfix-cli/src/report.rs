@@ -1,0 +1,50 @@
+//! `toolfix report`: combine the JSON-lines reports of several runs (several
+//! implementations, or one under several profiles) into a self-contained HTML page with
+//! the matrix of runs against features, and/or a Markdown summary.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use toolfix_harness::conform::report::{html, markdown, read};
+
+use super::conform::write;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// JSON-lines reports written by `toolfix conform --jsonl`.
+    #[arg(required = true, value_name = "REPORT")]
+    reports: Vec<PathBuf>,
+    /// Write the HTML page here.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Write the combined Markdown summary here.
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let (reports, errors): (Vec<_>, Vec<_>) = args
+        .reports
+        .iter()
+        .map(|p| read::load(p))
+        .partition(Result::is_ok);
+    if !errors.is_empty() {
+        errors
+            .into_iter()
+            .filter_map(Result::err)
+            .for_each(|e| eprintln!("toolfix: {e}"));
+        return Ok(ExitCode::from(2));
+    }
+    let reports: Vec<_> = reports.into_iter().filter_map(Result::ok).collect();
+    if let Some(path) = &args.html {
+        write(path, &html::render(&reports))?;
+    }
+    if let Some(path) = &args.markdown {
+        write(path, &markdown::render_combined(&reports))?;
+    }
+    for report in &reports {
+        let partial = if report.partial { " (partial)" } else { "" };
+        println!("{}: {}{partial}", report.title(), report.summary().line());
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,21 @@
+//! `toolfix serve`: the reference implementation speaking the driver protocol.
+
+use std::io;
+use std::process::ExitCode;
+
+use toolfix::Profile;
+use toolfix_harness::protocol::server::serve;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The behaviour to serve.
+    #[arg(long, default_value = "praisonai")]
+    profile: Profile,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let stdin = io::stdin().lock();
+    let stdout = io::stdout().lock();
+    serve(args.profile, stdin, stdout).map_err(|e| format!("serve: {e}"))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,120 @@
+//! The `pyjson` target: CPython's `json.loads`, `raw_decode` and `json.dumps`.
+
+use arbitrary::Unstructured;
+
+use crate::choice::{Gen, Mode};
+use crate::json::{Json, JsonStyle};
+use crate::surrogates::joined;
+use crate::text::py_str_from_bytes;
+use toolfix::py::json::{DecodeLimits, dumps, loads, raw_decode};
+
+/// The limits salvage decodes with (CPython's under `praisonai`, the documented bound
+/// under `strict`), and tiny ones that make the limit paths common.
+const LIMITS: [DecodeLimits; 3] = [
+    DecodeLimits {
+        max_depth: 993,
+        int_max_str_digits: Some(4300),
+    },
+    DecodeLimits {
+        max_depth: 512,
+        int_max_str_digits: None,
+    },
+    DecodeLimits {
+        max_depth: 3,
+        int_max_str_digits: Some(5),
+    },
+];
+
+/// Limits that read back anything the encoder can write.
+const READ_BACK: DecodeLimits = DecodeLimits {
+    max_depth: 4096,
+    int_max_str_digits: None,
+};
+
+/// The bytes as a Python `str` (lone surrogates kept) through the decoder under each
+/// limit, and the bytes as the choices of a JSON value from the grammar.
+pub fn pyjson(data: &[u8]) {
+    let text = py_str_from_bytes(data);
+    for limits in LIMITS {
+        stable(text.as_bytes(), limits);
+        raw_decode_in_bounds(text.as_bytes(), data.first().copied(), limits);
+    }
+    written_value(data);
+}
+
+/// When `loads` succeeds, `dumps` of the value decodes to the same value (lone surrogate
+/// pairs joined, as in CPython: see `surrogates`) and encodes to the same text: decode,
+/// encode, decode is stable.
+fn stable(text: &[u8], limits: DecodeLimits) {
+    let Ok(value) = loads(text, limits) else {
+        return;
+    };
+    let encoded = dumps(&value).expect("decoded values are serializable");
+    let again = loads(encoded.as_bytes(), READ_BACK)
+        .unwrap_or_else(|e| panic!("dumps wrote {encoded:?}, which does not decode: {e}"));
+    assert_eq!(again, joined(&value), "dumps wrote {encoded:?}");
+    assert_eq!(dumps(&again).ok(), Some(encoded));
+}
+
+/// `raw_decode` at a code-point boundary chosen by `seed` ends within the text, after its
+/// start, and the span it read decodes to the same value on its own.
+fn raw_decode_in_bounds(text: &[u8], seed: Option<u8>, limits: DecodeLimits) {
+    let starts: Vec<usize> = (0..text.len())
+        .filter(|&i| text[i] & 0xC0 != 0x80)
+        .collect();
+    let Some(&pos) = seed.and_then(|s| starts.get(usize::from(s) % starts.len().max(1))) else {
+        return;
+    };
+    let Ok((value, end)) = raw_decode(text, pos, limits) else {
+        return;
+    };
+    assert!(
+        pos < end && end <= text.len(),
+        "raw_decode at {pos} ended at {end}"
+    );
+    assert_eq!(loads(&text[pos..end], limits).ok(), Some(value));
+}
+
+/// A value from the grammar, written in any layout, decodes to the value it means.
+fn written_value(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let g = &mut Gen::new(&mut u, Mode::Hostile);
+    let (Ok(json), Ok(style)) = (Json::generate(g), JsonStyle::generate(g)) else {
+        return;
+    };
+    let Some(value) = json.to_value() else {
+        return;
+    };
+    let mut text = String::new();
+    json.render(&style, &mut text);
+    let decoded = loads(text.as_bytes(), READ_BACK);
+    assert_eq!(
+        decoded.as_ref().ok(),
+        Some(&value),
+        "{text:?} decodes to {decoded:?}"
+    );
+    let encoded = dumps(&value).expect("grammar values are serializable");
+    let mut canonical = String::new();
+    json.render(&JsonStyle::DUMPS, &mut canonical);
+    if style_free(&json) {
+        assert_eq!(encoded, canonical, "json.dumps layout");
+    }
+}
+
+/// Whether `json.dumps` writes the value exactly as the grammar's `DUMPS` layout does:
+/// true unless it holds a float (Rust's shortest form and CPython's `repr` differ in
+/// exponents) or a repeated key (the dict keeps one).
+fn style_free(json: &Json) -> bool {
+    match json {
+        Json::Float(_) => false,
+        Json::List(items) => items.iter().all(style_free),
+        Json::Object(members) => {
+            let unique = members
+                .iter()
+                .enumerate()
+                .all(|(i, (k, _))| members[..i].iter().all(|(other, _)| other != k));
+            unique && members.iter().all(|(_, v)| style_free(v))
+        }
+        _ => true,
+    }
+}

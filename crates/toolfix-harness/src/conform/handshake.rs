@@ -1,0 +1,130 @@
+//! The implementation's answer to `hello`: who it is and what it declares.
+
+use crate::protocol::PROTOCOL_VERSION;
+use crate::protocol::fields::Fields;
+use crate::protocol::ops;
+use toolfix::Profile;
+use toolfix::py::Value;
+use toolfix::salvage::Dialect;
+
+/// A read handshake answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Handshake {
+    /// `implementation.name`.
+    pub name: String,
+    /// `implementation.version`.
+    pub version: String,
+    /// `implementation.language`.
+    pub language: String,
+    /// The whole `implementation` object, for reports.
+    pub implementation: Value,
+    /// The profile the implementation claims.
+    pub profile: Profile,
+    /// The ops it implements.
+    pub ops: Vec<String>,
+    /// The salvage dialects it recovers.
+    pub dialects: Vec<String>,
+}
+
+impl Handshake {
+    /// Reads a decoded handshake answer; the message says what is wrong with it.
+    pub fn parse(answer: &Value) -> Result<Handshake, String> {
+        let fields = Fields::of(answer, "the handshake answer")?;
+        if let Some(errored) = fields.get("errored") {
+            return Err(format!(
+                "the implementation answered errored: {}",
+                text(errored)
+            ));
+        }
+        let protocol = fields.value("protocol")?;
+        if *protocol != Value::int(PROTOCOL_VERSION) {
+            return Err(format!(
+                "the implementation speaks protocol {}; this runner speaks {PROTOCOL_VERSION}",
+                text(protocol)
+            ));
+        }
+        let implementation = fields.value("implementation")?;
+        let who = Fields::of(implementation, "implementation")?;
+        Ok(Handshake {
+            name: who.str("name")?.to_owned(),
+            version: who.str("version")?.to_owned(),
+            language: who.str("language")?.to_owned(),
+            implementation: implementation.clone(),
+            profile: fields.parse("profile")?,
+            ops: names(&fields, "ops")?,
+            dialects: names(&fields, "dialects")?,
+        })
+    }
+
+    /// What `toolfix serve --profile PROFILE` declares, for the embedded reference.
+    pub fn reference(profile: Profile) -> Handshake {
+        Handshake {
+            name: "toolfix".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            language: "rust".to_owned(),
+            implementation: Value::dict([
+                ("name", Value::str("toolfix")),
+                ("version", Value::str(env!("CARGO_PKG_VERSION"))),
+                ("language", Value::str("rust")),
+            ]),
+            profile,
+            ops: ops::OPS.iter().map(|op| (*op).to_owned()).collect(),
+            dialects: Dialect::ALL.iter().map(|d| d.name().to_owned()).collect(),
+        }
+    }
+}
+
+/// A list of strings; `dialects` may be left out by an implementation without salvage.
+fn names(fields: &Fields<'_>, key: &str) -> Result<Vec<String>, String> {
+    let items = if key == "dialects" {
+        fields.opt_list(key)?
+    } else {
+        fields.list(key)?
+    };
+    items
+        .iter()
+        .map(|item| {
+            item.as_py_str()
+                .map(|s| s.to_string())
+                .ok_or_else(|| format!("the handshake's {key} must list strings"))
+        })
+        .collect()
+}
+
+fn text(value: &Value) -> String {
+    match value {
+        Value::Str(s) => s.to_string(),
+        other => crate::protocol::wire::encode_line(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::wire::decode_line;
+
+    fn parse(line: &str) -> Result<Handshake, String> {
+        Handshake::parse(&decode_line(line.as_bytes()).map_err(|e| e.to_string())?)
+    }
+
+    #[test]
+    fn reads_a_declaration() {
+        let hs = parse(
+            r#"{"protocol": 1, "implementation": {"name": "x", "version": "1", "language": "py"}, "profile": "strict", "ops": ["salvage"], "dialects": ["react"]}"#,
+        )
+        .unwrap();
+        assert_eq!(hs.profile, Profile::Strict);
+        assert_eq!(hs.ops, ["salvage"]);
+        assert_eq!(hs.dialects, ["react"]);
+    }
+
+    #[test]
+    fn says_what_is_wrong() {
+        let wrong_protocol = parse(r#"{"protocol": 2}"#).unwrap_err();
+        assert!(wrong_protocol.contains("protocol 2"), "{wrong_protocol}");
+        let no_name = parse(r#"{"protocol": 1, "implementation": {}}"#).unwrap_err();
+        assert!(no_name.contains("implementation.name"), "{no_name}");
+        let errored = parse(r#"{"errored": "boom"}"#).unwrap_err();
+        assert!(errored.contains("boom"), "{errored}");
+    }
+}

@@ -1,0 +1,246 @@
+//! The known-failures file an implementation keeps in its own repository: the cases it is
+//! known to fail, each with a reason, so CI stays green and honest (toml-test's `-skip`
+//! with `-skip-must-err`, test262 expectation files).
+//!
+//! ```toml
+//! [[failure]]
+//! id = "salvage-fence/*"            # a glob over case ids; `*` crosses `/`
+//! reason = "masks fences inside JSON strings"
+//! link = "https://example.org/issues/12"   # optional, may be empty
+//! profile = "strict"                # optional: only under this profile
+//! ```
+//!
+//! A failing case an entry matches is `xfail`; a passing one is `xpass`. An entry that
+//! matches no case of the suite under the profiles run is stale.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::outcome::{Outcome, Verdict};
+use super::result::{CaseResult, Known};
+use crate::protocol::wire::encode_line;
+use toolfix::Profile;
+
+/// One entry.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The id glob as written.
+    pub id: String,
+    pattern: glob::Pattern,
+    pub reason: String,
+    pub link: String,
+    pub profile: Option<Profile>,
+}
+
+impl Entry {
+    fn covers(&self, id: &str, profile: Profile) -> bool {
+        self.profile.is_none_or(|p| p == profile) && self.pattern.matches(id)
+    }
+}
+
+/// A read known-failures file (empty when none was given).
+#[derive(Clone, Debug, Default)]
+pub struct KnownFailures {
+    pub entries: Vec<Entry>,
+}
+
+const KEYS: [&str; 4] = ["id", "reason", "link", "profile"];
+
+impl KnownFailures {
+    /// Reads a file; every problem in it is reported, not just the first.
+    pub fn load(path: &Path) -> Result<KnownFailures, Vec<String>> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| vec![format!("{}: cannot read: {e}", path.display())])?;
+        KnownFailures::parse(&text).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|e| format!("{}: {e}", path.display()))
+                .collect()
+        })
+    }
+
+    /// Reads the text of a file.
+    pub fn parse(text: &str) -> Result<KnownFailures, Vec<String>> {
+        let doc: toml::Table = text.parse().map_err(|e| vec![format!("not TOML: {e}")])?;
+        if let Some(key) = doc.keys().find(|k| k.as_str() != "failure") {
+            return Err(vec![format!(
+                "unknown top-level key {key:?} (expected [[failure]] tables)"
+            )]);
+        }
+        let items = match doc.get("failure") {
+            None => return Ok(KnownFailures::default()),
+            Some(toml::Value::Array(items)) => items,
+            Some(_) => {
+                return Err(vec![
+                    "`failure` must be an array of tables ([[failure]])".to_owned(),
+                ]);
+            }
+        };
+        let (entries, errors): (Vec<_>, Vec<_>) = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| entry(item).map_err(|e| format!("failure #{}: {e}", i + 1)))
+            .partition(Result::is_ok);
+        if errors.is_empty() {
+            Ok(KnownFailures {
+                entries: entries.into_iter().filter_map(Result::ok).collect(),
+            })
+        } else {
+            Err(errors.into_iter().filter_map(Result::err).collect())
+        }
+    }
+
+    /// The first entry covering a case.
+    fn covering(&self, id: &str, profile: Profile) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.covers(id, profile))
+    }
+
+    /// Turns covered failures into `xfail` and covered passes into `xpass`. `suite` is
+    /// every case id of the suite under each profile run (filters aside); the result is
+    /// the stale entries, described.
+    pub fn apply(&self, results: &mut [CaseResult], suite: &[(&str, Profile)]) -> Vec<String> {
+        for result in results.iter_mut() {
+            let Some(entry) = self.covering(&result.id, result.profile) else {
+                continue;
+            };
+            let was = result.outcome;
+            result.outcome = match was {
+                outcome if outcome.is_failure() => Outcome::Xfail,
+                Outcome::Pass => Outcome::Xpass,
+                _ => continue,
+            };
+            result.known = Some(Known {
+                id: entry.id.clone(),
+                reason: entry.reason.clone(),
+                link: entry.link.clone(),
+                was,
+            });
+        }
+        self.entries
+            .iter()
+            .filter(|e| !suite.iter().any(|(id, profile)| e.covers(id, *profile)))
+            .map(|e| format!("known-failures entry {:?} matches no case", e.id))
+            .collect()
+    }
+}
+
+fn entry(item: &toml::Value) -> Result<Entry, String> {
+    let table = item.as_table().ok_or("must be a table")?;
+    if let Some(key) = table.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        return Err(format!("unknown key {key:?}"));
+    }
+    let text = |key: &str| match table.get(key) {
+        None => Ok(None),
+        Some(toml::Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(format!("{key:?} must be a string")),
+    };
+    let id = text("id")?.ok_or("needs an id (a case id glob)")?;
+    let pattern = glob::Pattern::new(&id).map_err(|e| format!("id {id:?} is not a glob: {e}"))?;
+    let reason = text("reason")?
+        .filter(|r| !r.trim().is_empty())
+        .ok_or("needs a reason")?;
+    Ok(Entry {
+        id,
+        pattern,
+        reason,
+        link: text("link")?.unwrap_or_default(),
+        profile: text("profile")?.map(|p| p.parse()).transpose()?,
+    })
+}
+
+/// A known-failures file for the current failures: the entries still covering a failure
+/// as they were, then one entry per new failure. Its reason is `explain(result)` when that
+/// knows one (the case's own note on why implementations differ there), else derived from
+/// the result.
+pub fn write(
+    known: &KnownFailures,
+    results: &[CaseResult],
+    strict: bool,
+    explain: &dyn Fn(&CaseResult) -> Option<String>,
+) -> String {
+    let mut text = String::from(
+        "# Known failures: cases this implementation is known to fail, each with why.\n",
+    );
+    text.push_str("# Written by `toolfix conform --write-known-failures`; see docs/conform.md.\n");
+    for entry in &known.entries {
+        if results.iter().any(|r| {
+            r.outcome == Outcome::Xfail && r.known.as_ref().is_some_and(|k| k.id == entry.id)
+        }) {
+            push_entry(
+                &mut text,
+                &entry.id,
+                entry.profile,
+                &entry.reason,
+                &entry.link,
+            );
+        }
+    }
+    for result in results {
+        if result.outcome.is_failure() && result.verdict(strict) == Verdict::Failed {
+            let id = glob::Pattern::escape(&result.id);
+            push_entry(
+                &mut text,
+                &id,
+                Some(result.profile),
+                &explain(result).unwrap_or_else(|| derived_reason(result)),
+                "",
+            );
+        }
+    }
+    text
+}
+
+fn push_entry(text: &mut String, id: &str, profile: Option<Profile>, reason: &str, link: &str) {
+    let quoted = |s: &str| toml::Value::String(s.to_owned()).to_string();
+    let _ = writeln!(text, "\n[[failure]]\nid = {}", quoted(id));
+    if let Some(profile) = profile {
+        let _ = writeln!(text, "profile = {}", quoted(profile.name()));
+    }
+    let _ = writeln!(text, "reason = {}\nlink = {}", quoted(reason), quoted(link));
+}
+
+/// `fails in <outcome>: <what it gave>`, short.
+fn derived_reason(result: &CaseResult) -> String {
+    const SHOWN: usize = 120;
+    let what = match (&result.actual, &result.message) {
+        (Some(actual), _) => encode_line(actual),
+        (None, Some(message)) => message.lines().next().unwrap_or_default().to_owned(),
+        (None, None) => String::new(),
+    };
+    let short: String = what.chars().take(SHOWN).collect();
+    let more = if what.chars().count() > SHOWN {
+        "…"
+    } else {
+        ""
+    };
+    format!("fails in {}: {short}{more}", result.outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bad_entry_is_reported() {
+        let errors = KnownFailures::parse(
+            "[[failure]]\nid = \"a/*\"\n\n[[failure]]\nreason = \"r\"\n\n[[failure]]\nid = \"x\"\nreason = \"r\"\nissue = \"\"\n",
+        )
+        .unwrap_err();
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert!(errors[0].contains("reason"));
+        assert!(errors[1].contains("id"));
+        assert!(errors[2].contains("issue"));
+    }
+
+    #[test]
+    fn an_entry_may_name_a_profile() {
+        let known = KnownFailures::parse(
+            "[[failure]]\nid = \"a/*\"\nreason = \"r\"\nprofile = \"strict\"\n",
+        )
+        .unwrap();
+        assert!(known.covering("a/b/c", Profile::Strict).is_some());
+        assert!(known.covering("a/b/c", Profile::PraisonAi).is_none());
+        let stale = known.apply(&mut [], &[("a/b/c", Profile::PraisonAi)]);
+        assert_eq!(stale.len(), 1);
+    }
+}

@@ -1,0 +1,76 @@
+//! Which cases a run covers, and which of them are sent.
+//!
+//! A case is in the run when it applies to the profile and passes the filters; filtered
+//! cases are left out of the report altogether (as toml-test's `-run`). A case in the run
+//! whose op or dialects the implementation did not declare is a `skip` with the reason,
+//! and is never sent.
+
+use super::handshake::Handshake;
+use crate::suite::{Case, Expectation, Level};
+use toolfix::Profile;
+
+/// The `--id`, `--tag` and `--level` filters; an empty list lets everything through.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// Case id globs; a case matching any is in.
+    pub ids: Vec<glob::Pattern>,
+    /// Tags; a case with any is in.
+    pub tags: Vec<String>,
+    /// Levels; a case whose expectation has any is in.
+    pub levels: Vec<Level>,
+}
+
+impl Filter {
+    /// Whether the case, under this expectation, is in the run.
+    pub fn selects(&self, case: &Case, expectation: &Expectation) -> bool {
+        (self.ids.is_empty() || self.ids.iter().any(|p| p.matches(&case.id)))
+            && (self.tags.is_empty() || case.tags.iter().any(|t| self.tags.contains(t)))
+            && (self.levels.is_empty() || self.levels.contains(&expectation.level))
+    }
+}
+
+/// One case of a run.
+#[derive(Clone, Debug)]
+pub struct Planned<'a> {
+    pub case: &'a Case,
+    pub expectation: &'a Expectation,
+    /// Why it is not sent, when it is not.
+    pub skip: Option<String>,
+}
+
+/// The cases of a run under `profile`, in suite order.
+pub fn plan<'a>(
+    cases: &'a [Case],
+    profile: Profile,
+    filter: &Filter,
+    declared: &Handshake,
+) -> Vec<Planned<'a>> {
+    cases
+        .iter()
+        .filter_map(|case| {
+            let expectation = case.expectation(profile)?;
+            filter.selects(case, expectation).then(|| Planned {
+                case,
+                expectation,
+                skip: undeclared(case, declared),
+            })
+        })
+        .collect()
+}
+
+/// What the case needs that the implementation did not declare.
+fn undeclared(case: &Case, declared: &Handshake) -> Option<String> {
+    if !declared.ops.contains(&case.op) {
+        return Some(format!(
+            "the implementation does not declare op {:?}",
+            case.op
+        ));
+    }
+    let dialect = case
+        .dialects
+        .iter()
+        .find(|d| !declared.dialects.contains(d))?;
+    Some(format!(
+        "the implementation does not declare dialect {dialect:?}"
+    ))
+}

@@ -1,0 +1,66 @@
+//! The record of one case under one profile: what every report is made from.
+
+use std::time::Duration;
+
+use super::outcome::{Outcome, Verdict, verdict};
+use crate::suite::Level;
+use toolfix::Profile;
+use toolfix::py::Value;
+
+/// A known-failures entry that covered a case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Known {
+    /// The entry's id glob.
+    pub id: String,
+    /// Why it fails.
+    pub reason: String,
+    /// Where it is tracked (may be empty).
+    pub link: String,
+    /// What the case did before the entry was applied (`fail`, `timeout`, … or `pass`).
+    pub was: Outcome,
+}
+
+/// One case's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseResult {
+    /// The case id, `<feature>/<topic>/<name>`.
+    pub id: String,
+    /// The profile whose expectation was checked.
+    pub profile: Profile,
+    /// The protocol op.
+    pub op: String,
+    /// What happened.
+    pub outcome: Outcome,
+    /// How binding the expectation is.
+    pub level: Level,
+    /// Time from sending the request to reading the answer.
+    pub duration: Duration,
+    /// The expected output, as reports show it.
+    pub expected: Value,
+    /// The output the implementation gave, when it gave one.
+    pub actual: Option<Value>,
+    /// What went wrong, or why the case was skipped.
+    pub message: Option<String>,
+    /// Where the real package departs from its documentation on this case.
+    pub deviation: Option<String>,
+    /// The case's tags.
+    pub tags: Vec<String>,
+    /// A shell command that replays the case against the implementation.
+    pub reproduce: Option<String>,
+    /// What the implementation wrote to stderr while the case ran (the tail of it).
+    pub stderr: String,
+    /// The known-failures entry that covered the case.
+    pub known: Option<Known>,
+}
+
+impl CaseResult {
+    /// The case's feature: the first segment of its id.
+    pub fn feature(&self) -> &str {
+        self.id.split('/').next().unwrap_or(&self.id)
+    }
+
+    /// Where the case counts, under `--strict` or not.
+    pub fn verdict(&self, strict: bool) -> Verdict {
+        verdict(self.outcome, self.level, strict)
+    }
+}

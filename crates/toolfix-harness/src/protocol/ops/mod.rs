@@ -1,0 +1,27 @@
+//! The ops the reference implements: each reads its protocol input, calls the library,
+//! and shapes the output as `docs/protocol.md` says.
+
+mod execute;
+mod format_result;
+mod salvage;
+
+use super::message::Answer;
+use toolfix::Profile;
+use toolfix::py::Value;
+
+/// The ops `toolfix serve` declares in its handshake.
+pub const OPS: [&str; 3] = ["salvage", "execute", "format_result"];
+
+/// Runs `op` on `input`. A malformed input is an `errored` answer.
+pub fn run(op: &str, input: &Value, profile: Profile) -> Answer {
+    let result = match op {
+        "salvage" => salvage::run(input, profile),
+        "execute" => execute::run(input, profile),
+        "format_result" => format_result::run(input, profile),
+        other => Err(format!("unknown op {other:?}")),
+    };
+    match result {
+        Ok(output) => Answer::Output(output),
+        Err(message) => Answer::Errored(message),
+    }
+}

@@ -1,0 +1,121 @@
+//! One spec case and what it expects under each profile.
+
+use std::fmt;
+
+use crate::protocol::wire::encode_line;
+use toolfix::Profile;
+use toolfix::py::Value;
+
+/// How binding a case's expectation is (RFC 2119 words, JSONTestSuite's `y`/`n`/`i`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// Specified behaviour: a different answer fails the run.
+    Must,
+    /// Recommended: a different answer fails unless it is a listed known failure.
+    Should,
+    /// Implementation-defined: the answer is reported, never failed.
+    May,
+}
+
+impl Level {
+    /// The level's name in case files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Must => "must",
+            Level::Should => "should",
+            Level::May => "may",
+        }
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Level, String> {
+        match s {
+            "must" => Ok(Level::Must),
+            "should" => Ok(Level::Should),
+            "may" => Ok(Level::May),
+            other => Err(format!(
+                "unknown level {other:?} (expected must, should or may)"
+            )),
+        }
+    }
+}
+
+/// The output a case expects.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expected {
+    /// Exactly this output value.
+    Output(Value),
+    /// `{"error": S}` where `S` names this exception class before its first `:`; the
+    /// message itself is the implementation's.
+    Raises(String),
+}
+
+impl Expected {
+    /// Whether `actual` meets the expectation.
+    pub fn is_met_by(&self, actual: &Value) -> bool {
+        match self {
+            Expected::Output(expected) => expected == actual,
+            Expected::Raises(class) => raised_class(actual).is_some_and(|c| &c == class),
+        }
+    }
+}
+
+/// The exception class of an `{"error": "Class: message"}` output.
+fn raised_class(output: &Value) -> Option<String> {
+    let dict = output.as_dict().filter(|d| d.len() == 1)?;
+    let text = dict.get("error".as_bytes())?.as_py_str()?.to_string();
+    Some(text.split(':').next().unwrap_or_default().trim().to_owned())
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expected::Output(value) => f.write_str(&encode_line(value)),
+            Expected::Raises(class) => write!(f, "{{\"error\": \"{class}: …\"}}"),
+        }
+    }
+}
+
+/// A case's expectation under one profile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expectation {
+    /// The profile it applies to.
+    pub profile: Profile,
+    /// The output.
+    pub expected: Expected,
+    /// How binding it is.
+    pub level: Level,
+    /// Where the real package departs from its documentation here, and how.
+    pub deviation: Option<String>,
+}
+
+/// One spec case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    /// `<folder>/<file stem>/<name>`.
+    pub id: String,
+    /// The protocol op.
+    pub op: String,
+    /// The protocol input.
+    pub input: Value,
+    /// Features the case exercises.
+    pub tags: Vec<String>,
+    /// Salvage dialects the case needs the implementation to declare.
+    pub dialects: Vec<String>,
+    /// Where the expectation comes from.
+    pub source: String,
+    /// What the seed page itself shows for this example, when it is one.
+    pub documented: Option<String>,
+    /// The expectation per profile, for the profiles the case applies to.
+    pub expectations: Vec<Expectation>,
+}
+
+impl Case {
+    /// The expectation under `profile`, if the case applies to it.
+    pub fn expectation(&self, profile: Profile) -> Option<&Expectation> {
+        self.expectations.iter().find(|e| e.profile == profile)
+    }
+}

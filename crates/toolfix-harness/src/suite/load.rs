@@ -1,0 +1,466 @@
+//! Reading case files (`docs/spec-cases.md` is the reference for people).
+//!
+//! A file is a TOML document with an optional `[defaults]` table and an array of
+//! `[[case]]` tables. Each case is `defaults` with its own keys on top. Keys are checked:
+//! an unknown key is an error, so a typo never silently drops an expectation.
+//!
+//! | key | meaning |
+//! |---|---|
+//! | `name` | required, unique in the file; the id is `<folder>/<file stem>/<name>` |
+//! | `op` | `salvage`, `execute` or `format_result` |
+//! | `source` | required: where the expectation comes from |
+//! | `level` | `must` (default), `should`, `may` |
+//! | `tags`, `dialects` | lists of strings |
+//! | `profiles` | the profiles the case applies to (default: all) |
+//! | `documented` | what the seed page shows for this example |
+//! | op input keys | see [`OpSpec`]; any of them as `<key>_json` (JSON text); or `input_json` |
+//! | `expect` | the expectation for every profile |
+//! | `praisonai`, `strict` | the expectation for one profile, with `deviation` and `level` |
+
+use std::collections::HashSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::case::{Case, Expectation, Expected, Level};
+use super::toml_value::{from_json, to_value};
+use toolfix::Profile;
+use toolfix::py::{PyStr, Value};
+use toolfix::salvage::Dialect;
+
+/// A case file that could not be read, with the case it is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    pub file: PathBuf,
+    pub case: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.case {
+            Some(case) => write!(
+                f,
+                "{}: case {case:?}: {}",
+                self.file.display(),
+                self.message
+            ),
+            None => write!(f, "{}: {}", self.file.display(), self.message),
+        }
+    }
+}
+
+/// The input and output keys of one op.
+struct OpSpec {
+    op: &'static str,
+    /// Input keys in protocol order, and whether each is required.
+    inputs: &'static [(&'static str, bool)],
+    /// Expectation keys.
+    outputs: &'static [&'static str],
+}
+
+const OPS: [OpSpec; 3] = [
+    OpSpec {
+        op: "salvage",
+        inputs: &[("content", true), ("tools", true), ("adapter", true)],
+        outputs: &["calls", "error"],
+    },
+    OpSpec {
+        op: "execute",
+        inputs: &[("tools", true), ("call", true), ("deny", false)],
+        outputs: &["returned", "dispatched", "repair_log"],
+    },
+    OpSpec {
+        op: "format_result",
+        inputs: &[
+            ("adapter", true),
+            ("function_name", true),
+            ("tool_result", true),
+            ("tool_call_id", false),
+        ],
+        outputs: &["role", "content", "tool_call_id", "error"],
+    },
+];
+
+const CASE_KEYS: [&str; 12] = [
+    "name",
+    "op",
+    "source",
+    "level",
+    "tags",
+    "dialects",
+    "profiles",
+    "documented",
+    "expect",
+    "praisonai",
+    "strict",
+    "input_json",
+];
+
+/// Every case of every `*.toml` file under `root`, in path order.
+pub fn load_dir(root: &Path) -> Result<Vec<Case>, Vec<LoadError>> {
+    let mut files = Vec::new();
+    collect_files(root, &mut files)
+        .map_err(|e| vec![error(root, None, format!("cannot list: {e}"))])?;
+    files.sort();
+    let mut cases = Vec::new();
+    let mut errors = Vec::new();
+    for file in files {
+        match load_file(root, &file) {
+            Ok(mut more) => cases.append(&mut more),
+            Err(mut more) => errors.append(&mut more),
+        }
+    }
+    if errors.is_empty() {
+        Ok(cases)
+    } else {
+        Err(errors)
+    }
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_files(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The cases of one file; ids are relative to `root`.
+pub fn load_file(root: &Path, file: &Path) -> Result<Vec<Case>, Vec<LoadError>> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| vec![error(file, None, format!("cannot read: {e}"))])?;
+    load_text(&id_prefix(root, file), file, &text)
+}
+
+/// Every case of the suite embedded in this crate when it was built (the repository's
+/// `spec-cases/`), in path order: what `toolfix conform` runs unless given `--cases`.
+pub fn load_embedded() -> Result<Vec<Case>, Vec<LoadError>> {
+    let mut cases = Vec::new();
+    let mut errors = Vec::new();
+    for (path, text) in super::embedded::FILES {
+        let prefix = path.strip_suffix(".toml").unwrap_or(path);
+        let shown = Path::new(super::embedded::ROOT).join(path);
+        match load_text(prefix, &shown, text) {
+            Ok(mut more) => cases.append(&mut more),
+            Err(mut more) => errors.append(&mut more),
+        }
+    }
+    if errors.is_empty() {
+        Ok(cases)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The cases of one file's `text`, with ids starting `prefix/`; `file` names it in errors.
+fn load_text(prefix: &str, file: &Path, text: &str) -> Result<Vec<Case>, Vec<LoadError>> {
+    let doc: toml::Table = text
+        .parse()
+        .map_err(|e| vec![error(file, None, format!("not TOML: {e}"))])?;
+    let defaults = match doc.get("defaults") {
+        None => toml::Table::new(),
+        Some(toml::Value::Table(t)) => t.clone(),
+        Some(_) => return Err(vec![error(file, None, "[defaults] must be a table".into())]),
+    };
+    if let Some(key) = doc
+        .keys()
+        .find(|k| !["defaults", "case"].contains(&k.as_str()))
+    {
+        return Err(vec![error(
+            file,
+            None,
+            format!("unknown top-level key {key:?}"),
+        )]);
+    }
+    let raw_cases = match doc.get("case") {
+        Some(toml::Value::Array(items)) => items.as_slice(),
+        _ => return Err(vec![error(file, None, "no [[case]] tables".into())]),
+    };
+    let mut cases = Vec::new();
+    let mut errors = Vec::new();
+    let mut names = HashSet::new();
+    for raw in raw_cases {
+        let mut merged = defaults.clone();
+        if let Some(table) = raw.as_table() {
+            merged.extend(table.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        let name = merged
+            .get("name")
+            .and_then(|n| n.as_str())
+            .map(str::to_owned);
+        let result = match &name {
+            None => Err("a case needs a name".to_owned()),
+            Some(n) if !names.insert(n.clone()) => {
+                Err("the name is used twice in this file".to_owned())
+            }
+            Some(n) => parse_case(&format!("{prefix}/{n}"), &merged),
+        };
+        match result {
+            Ok(case) => cases.push(case),
+            Err(message) => errors.push(error(file, name, message)),
+        }
+    }
+    if errors.is_empty() {
+        Ok(cases)
+    } else {
+        Err(errors)
+    }
+}
+
+fn error(file: &Path, case: Option<String>, message: String) -> LoadError {
+    LoadError {
+        file: file.to_owned(),
+        case,
+        message,
+    }
+}
+
+/// `<folder>/<file stem>` relative to `root`, with `/` separators.
+fn id_prefix(root: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(root).unwrap_or(file).with_extension("");
+    relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// One case from its merged table.
+fn parse_case(id: &str, table: &toml::Table) -> Result<Case, String> {
+    let op = string(table, "op")?.ok_or("a case needs an op")?;
+    let spec = OPS
+        .iter()
+        .find(|s| s.op == op)
+        .ok_or_else(|| format!("unknown op {op:?}"))?;
+    check_keys(table, spec)?;
+    let level = match string(table, "level")? {
+        Some(level) => level.parse()?,
+        None => Level::Must,
+    };
+    let source = string(table, "source")?
+        .filter(|s| !s.trim().is_empty())
+        .ok_or("a case needs a source")?;
+    let dialects = strings(table, "dialects")?;
+    if let Some(bad) = dialects.iter().find(|d| d.parse::<Dialect>().is_err()) {
+        return Err(format!("unknown dialect {bad:?}"));
+    }
+    Ok(Case {
+        id: id.to_owned(),
+        op: op.clone(),
+        input: input(table, spec)?,
+        tags: strings(table, "tags")?,
+        dialects,
+        source,
+        documented: string(table, "documented")?,
+        expectations: expectations(table, spec, level)?,
+    })
+}
+
+/// Rejects keys the format does not know.
+fn check_keys(table: &toml::Table, spec: &OpSpec) -> Result<(), String> {
+    let known = |key: &str| {
+        let base = key.strip_suffix("_json").unwrap_or(key);
+        CASE_KEYS.contains(&key) || spec.inputs.iter().any(|(k, _)| *k == base)
+    };
+    match table.keys().find(|k| !known(k)) {
+        Some(key) => Err(format!("unknown key {key:?} for op {}", spec.op)),
+        None => Ok(()),
+    }
+}
+
+/// The protocol input: `input_json`, or the op's input keys in protocol order.
+fn input(table: &toml::Table, spec: &OpSpec) -> Result<Value, String> {
+    if let Some(json) = table.get("input_json") {
+        return from_json(json);
+    }
+    let mut pairs = Vec::new();
+    for &(key, required) in spec.inputs {
+        match value(table, key)? {
+            Some(v) => pairs.push((key, v)),
+            None if required => return Err(format!("input key {key:?} is missing")),
+            None => {}
+        }
+    }
+    Ok(Value::dict(pairs))
+}
+
+/// A value key, given in TOML or as `<key>_json`.
+fn value(table: &toml::Table, key: &str) -> Result<Option<Value>, String> {
+    match (table.get(key), table.get(&format!("{key}_json"))) {
+        (Some(_), Some(_)) => Err(format!("{key:?} is given twice (as TOML and as JSON)")),
+        (Some(v), None) => to_value(v).map(Some),
+        (None, Some(json)) => from_json(json).map(Some),
+        (None, None) => Ok(None),
+    }
+}
+
+fn string(table: &toml::Table, key: &str) -> Result<Option<String>, String> {
+    match table.get(key) {
+        None => Ok(None),
+        Some(toml::Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(format!("{key:?} must be a string")),
+    }
+}
+
+fn strings(table: &toml::Table, key: &str) -> Result<Vec<String>, String> {
+    match table.get(key) {
+        None => Ok(Vec::new()),
+        Some(toml::Value::Array(items)) => items
+            .iter()
+            .map(|i| {
+                i.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| format!("{key:?} must list strings"))
+            })
+            .collect(),
+        Some(_) => Err(format!("{key:?} must be a list of strings")),
+    }
+}
+
+/// One expectation per profile the case applies to.
+fn expectations(
+    table: &toml::Table,
+    spec: &OpSpec,
+    level: Level,
+) -> Result<Vec<Expectation>, String> {
+    let profiles = match table.get("profiles") {
+        None => Profile::ALL.to_vec(),
+        Some(_) => strings(table, "profiles")?
+            .iter()
+            .map(|p| p.parse())
+            .collect::<Result<_, _>>()?,
+    };
+    for profile in Profile::ALL {
+        if table.contains_key(profile.name()) && !profiles.contains(&profile) {
+            return Err(format!(
+                "an expectation for {profile}, which the case does not apply to"
+            ));
+        }
+    }
+    profiles
+        .into_iter()
+        .map(|profile| {
+            let (expect, per_profile) = match table.get(profile.name()) {
+                Some(t) => (t, true),
+                None => (
+                    table
+                        .get("expect")
+                        .ok_or_else(|| format!("no expectation for {profile}"))?,
+                    false,
+                ),
+            };
+            let expect = expect.as_table().ok_or("an expectation must be a table")?;
+            expectation(expect, spec, profile, level, per_profile)
+        })
+        .collect()
+}
+
+fn expectation(
+    table: &toml::Table,
+    spec: &OpSpec,
+    profile: Profile,
+    level: Level,
+    per_profile: bool,
+) -> Result<Expectation, String> {
+    let extra: &[&str] = if per_profile {
+        &["deviation", "level"]
+    } else {
+        &[]
+    };
+    let known = |key: &str| {
+        let base = key.strip_suffix("_json").unwrap_or(key);
+        key == "output_json" || spec.outputs.contains(&base) || extra.contains(&key)
+    };
+    if let Some(key) = table.keys().find(|k| !known(k)) {
+        return Err(format!(
+            "unknown expectation key {key:?} for op {}",
+            spec.op
+        ));
+    }
+    Ok(Expectation {
+        profile,
+        expected: expected(table, spec.op)?,
+        level: match string(table, "level")? {
+            Some(l) => l.parse()?,
+            None => level,
+        },
+        deviation: string(table, "deviation")?,
+    })
+}
+
+/// The expected output from an expectation table.
+fn expected(table: &toml::Table, op: &str) -> Result<Expected, String> {
+    if let Some(json) = table.get("output_json") {
+        return from_json(json).map(Expected::Output);
+    }
+    if let Some(class) = string(table, "error")? {
+        return Ok(Expected::Raises(class));
+    }
+    let required =
+        |key: &str| value(table, key)?.ok_or_else(|| format!("expectation key {key:?} is missing"));
+    let output = match op {
+        "salvage" => Value::dict([("calls", calls(required("calls")?)?)]),
+        "execute" => {
+            let mut pairs = vec![
+                (
+                    "dispatched",
+                    value(table, "dispatched")?.unwrap_or(Value::None),
+                ),
+                ("returned", required("returned")?),
+            ];
+            if let Some(line) = value(table, "repair_log")? {
+                pairs.push(("repair_log", line));
+            }
+            Value::dict(pairs)
+        }
+        _ => {
+            let mut message = vec![
+                ("role", required("role")?),
+                ("content", required("content")?),
+            ];
+            if let Some(id) = value(table, "tool_call_id")? {
+                message.push(("tool_call_id", id));
+            }
+            Value::dict([("message", Value::dict(message))])
+        }
+    };
+    Ok(Expected::Output(output))
+}
+
+/// `[[NAME, ARGUMENTS], …]` as the protocol's calls: `null` when empty.
+fn calls(written: Value) -> Result<Value, String> {
+    let Value::List(items) = written else {
+        return Err("calls must be a list of [name, arguments] pairs".into());
+    };
+    if items.is_empty() {
+        return Ok(Value::None);
+    }
+    let calls = items
+        .into_iter()
+        .map(|item| match item {
+            Value::List(pair) if pair.len() == 2 && matches!(pair[1], Value::Str(_)) => {
+                let mut pair = pair.into_iter();
+                let (name, arguments) = (
+                    pair.next().unwrap_or(Value::None),
+                    pair.next().unwrap_or(Value::None),
+                );
+                Ok(Value::Dict(
+                    [
+                        (PyStr::from("name"), name),
+                        (PyStr::from("arguments"), arguments),
+                    ]
+                    .into_iter()
+                    .collect(),
+                ))
+            }
+            _ => {
+                Err("each call must be a [name, arguments] pair with arguments a string".to_owned())
+            }
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Value::List(calls))
+}

@@ -1,0 +1,15 @@
+//! The conformance suite as data: spec cases (`spec-cases/`) loaded into memory, and the
+//! rule that decides whether an implementation's output meets a case.
+//!
+//! The case format is documented in `docs/spec-cases.md` and, key by key, in `load`.
+//! Both `cargo test` (against the reference) and `toolfix conform` (against any
+//! implementation) read cases through this module, so they can never disagree about what
+//! a case says.
+
+pub mod case;
+pub mod embedded;
+pub mod load;
+mod toml_value;
+
+pub use case::{Case, Expectation, Expected, Level};
+pub use load::{LoadError, load_dir, load_embedded, load_file};

@@ -1,0 +1,122 @@
+//! The advertised-name allowlist: the tool names the model was actually offered.
+
+use std::collections::HashSet;
+
+use super::SalvageError;
+use crate::profile::Profile;
+use crate::py::{PyStr, Value};
+
+/// `_advertised_tool_names(tools)`: the names a recovered call may use.
+///
+/// Empty names are dropped, as Python drops falsy ones. A tool list can also hold entries
+/// whose name is not a string (a malformed tool dict); such an entry makes the set
+/// non-empty, so salvage runs, but no call can ever match it.
+#[derive(Clone, Debug, Default)]
+pub struct Allowlist {
+    names: HashSet<PyStr>,
+    has_unmatchable: bool,
+}
+
+impl Allowlist {
+    /// The allowlist of the given names.
+    pub fn new<I, S>(names: I) -> Allowlist
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<PyStr>,
+    {
+        let names = names
+            .into_iter()
+            .map(Into::into)
+            .filter(|n: &PyStr| !n.is_empty())
+            .collect();
+        Allowlist {
+            names,
+            has_unmatchable: false,
+        }
+    }
+
+    /// Records an offered entry whose name no call can match (a non-string name).
+    pub fn add_unmatchable(&mut self) {
+        self.has_unmatchable = true;
+    }
+
+    /// Whether a recovered `name` was offered (exact, case-sensitive, no normalisation).
+    pub fn contains(&self, name: &PyStr) -> bool {
+        self.names.contains(name)
+    }
+
+    /// Whether nothing was offered, in which case salvage returns nothing.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty() && !self.has_unmatchable
+    }
+}
+
+impl<S: Into<PyStr>> FromIterator<S> for Allowlist {
+    fn from_iter<I: IntoIterator<Item = S>>(names: I) -> Allowlist {
+        Allowlist::new(names)
+    }
+}
+
+impl Allowlist {
+    /// `_advertised_tool_names(tools)` over OpenAI-style tool entries: each dict entry
+    /// contributes `entry["function"]["name"]`, or `entry["name"]` when that is falsy;
+    /// other entries are ignored.
+    ///
+    /// Under `praisonai` a malformed entry raises what Python raises (`{"function": null}`
+    /// is an `AttributeError`, a list name a `TypeError`); under `strict` it is skipped.
+    pub fn from_tool_entries(
+        entries: &[Value],
+        profile: Profile,
+    ) -> Result<Allowlist, SalvageError> {
+        let mut allowlist = Allowlist::default();
+        for entry in entries {
+            match advertised_name(entry) {
+                Ok(Some(Value::Str(name))) => {
+                    allowlist.names.insert(name);
+                }
+                Ok(Some(_)) => allowlist.add_unmatchable(),
+                Ok(None) => {}
+                Err(_) if profile == Profile::Strict => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(allowlist)
+    }
+}
+
+/// The truthy name one tool entry advertises, if any.
+fn advertised_name(entry: &Value) -> Result<Option<Value>, SalvageError> {
+    let Value::Dict(tool) = entry else {
+        return Ok(None);
+    };
+    let function_name = match tool.get("function".as_bytes()) {
+        None => None,
+        Some(Value::Dict(function)) => function.get("name".as_bytes()),
+        Some(other) => {
+            let message = format!(
+                "'{}' object has no attribute 'get'",
+                other.type_name().unwrap_or("object")
+            );
+            return Err(SalvageError::AttributeError {
+                message: message.into(),
+            });
+        }
+    };
+    let name = match function_name {
+        Some(name) if name.is_truthy() => name,
+        _ => match tool.get("name".as_bytes()) {
+            Some(name) if name.is_truthy() => name,
+            _ => return Ok(None),
+        },
+    };
+    if matches!(name, Value::List(_) | Value::Dict(_)) {
+        let message = format!(
+            "unhashable type: '{}'",
+            name.type_name().unwrap_or("object")
+        );
+        return Err(SalvageError::TypeError {
+            message: message.into(),
+        });
+    }
+    Ok(Some(name.clone()))
+}

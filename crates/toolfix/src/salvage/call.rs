@@ -1,0 +1,112 @@
+//! A recovered call, as `_make_tool_call` builds it.
+
+use std::ops::Range;
+
+use super::SalvageError;
+use super::dialect::Dialect;
+use crate::profile::{Profile, praisonai_depth};
+use crate::py::json;
+use crate::py::repr::str_of;
+use crate::py::{PyStr, Value};
+
+/// One tool call recovered from text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    name: Value,
+    arguments: PyStr,
+    args: Value,
+    span: Range<usize>,
+    dialect: Dialect,
+    /// The index the real package's call id uses: the position in the output, or on the
+    /// whole-content path the position in the decoded list (skipped entries count).
+    position: usize,
+}
+
+impl Call {
+    /// Builds a call as `_make_tool_call` does: `arguments` is derived from `args`. Under
+    /// `praisonai`, arguments nested deeper than `json.dumps` can go there raise
+    /// `RecursionError`, as in the real package. `position` is the index of its id.
+    pub(crate) fn build(
+        name: Value,
+        args: Value,
+        span: Range<usize>,
+        (dialect, position): (Dialect, usize),
+        profile: Profile,
+    ) -> Result<Call, SalvageError> {
+        if profile == Profile::PraisonAi && args.depth() > praisonai_depth::CALL_ARGUMENTS_ENCODE {
+            let message = "maximum recursion depth exceeded while encoding a JSON object";
+            return Err(SalvageError::RecursionError {
+                message: message.into(),
+            });
+        }
+        Ok(Call {
+            arguments: arguments_string(&args),
+            name,
+            args,
+            span,
+            dialect,
+            position,
+        })
+    }
+
+    /// The name as recovered: a string in every embedded dialect, any truthy JSON value on
+    /// the whole-content path under `praisonai`.
+    pub fn name(&self) -> &Value {
+        &self.name
+    }
+
+    /// The name as Rust text, when it is a string without lone surrogates.
+    pub fn name_str(&self) -> Option<&str> {
+        self.name.as_py_str()?.as_str()
+    }
+
+    /// The argument string the real package hands to dispatch: `json.dumps` of a dict or
+    /// list (CPython's separators, `ensure_ascii`, key order as written), else `str()` of
+    /// the value (`"None"`, `"True"`, `"5"`, `"nan"`, or a string verbatim).
+    pub fn arguments(&self) -> &PyStr {
+        &self.arguments
+    }
+
+    /// The decoded arguments the string was made from (usually a `Value::Dict`).
+    pub fn args(&self) -> &Value {
+        &self.args
+    }
+
+    /// Where the call was written: byte offsets into the content, from the first byte of
+    /// its marker to the last byte of its payload or closer.
+    pub fn span(&self) -> Range<usize> {
+        self.span.clone()
+    }
+
+    /// How the call was written.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The id praisonaiagents 1.7.17 gives the call: `call_{name}_{index}_{hash % 10000}`,
+    /// where `name` is printed with `str()`, `index` is the call's position in the output
+    /// (on the whole-content path, its position in the decoded list, skipped entries
+    /// counted), and `content_hash` is Python's `hash()` of the whole reply, which is
+    /// seeded per process (`PYTHONHASHSEED`), so only a Python caller can supply it.
+    pub fn praisonai_id(&self, content_hash: i64) -> PyStr {
+        let mut id = PyStr::from("call_");
+        id.push_py(&str_of(&self.name));
+        id.push_str(&format!(
+            "_{}_{}",
+            self.position,
+            content_hash.rem_euclid(10_000)
+        ));
+        id
+    }
+}
+
+/// `json.dumps(args) if isinstance(args, (dict, list)) else str(args)`.
+fn arguments_string(args: &Value) -> PyStr {
+    match args {
+        Value::List(_) | Value::Dict(_) => match json::dumps(args) {
+            Ok(text) => PyStr::from(text),
+            Err(_) => str_of(args),
+        },
+        other => str_of(other),
+    }
+}

@@ -1,0 +1,166 @@
+//! Text salvage: recovering the tool calls a model wrote as text instead of using the
+//! native tool-call field.
+//!
+//! The pipeline is `_recover_json_tool_calls` of praisonaiagents 1.7.17, step for step,
+//! with data flowing one way:
+//!
+//! 1. **gate**: only adapters that salvage (`ollama`, `local`) run it; empty content or an
+//!    empty allowlist gives nothing;
+//! 2. **whole content** (`dialect::whole_json`): the stripped reply as one JSON payload;
+//! 3. **probe** (`probe`): no marker, no scan;
+//! 4. **mask** (`fence`): fenced code is blanked, so a call shown as an example never runs;
+//! 5. **scan** (`dialect`): each embedded dialect proposes candidates over the masked text,
+//!    decoding payloads through `payload`;
+//! 6. **select** (`span`): text order, and nothing that starts inside an earlier call.
+//!
+//! Every step is linear in the length of the reply, including on the inputs where CPython
+//! is quadratic (unclosed tags, failing `python_tag`/ReAct decodes, long fences).
+//!
+//! ```
+//! use toolfix::salvage::{salvage, Allowlist, Request};
+//! use toolfix::{Adapter, Profile};
+//!
+//! let reply = "I'll check both.\n\
+//!     <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>\n\
+//!     <function=get_weather>{\"city\": \"Berlin\"}</function>";
+//! let tools = Allowlist::new(["get_weather"]);
+//! let request = Request::new(reply, &tools).adapter(Adapter::Ollama).profile(Profile::PraisonAi);
+//! let calls = salvage(&request).unwrap();
+//! assert_eq!(calls.len(), 2);
+//! assert_eq!(calls[0].name_str(), Some("get_weather"));
+//! assert_eq!(calls[0].arguments().as_str(), Some(r#"{"city": "Paris"}"#));
+//! assert_eq!(calls[1].arguments().as_str(), Some(r#"{"city": "Berlin"}"#));
+//! ```
+
+mod allowlist;
+mod call;
+pub(crate) mod dialect;
+pub(crate) mod fence;
+mod payload;
+pub(crate) mod probe;
+mod span;
+mod text;
+
+pub use allowlist::Allowlist;
+pub use call::Call;
+pub use dialect::Dialect;
+
+use crate::adapter::Adapter;
+use crate::profile::Profile;
+use crate::py::exception::PyException;
+use crate::py::{PyStr, Value};
+use dialect::whole_json::{self, Whole};
+use fence::Masked;
+use payload::Payloads;
+
+/// Model text: a Rust `&str`, or a Python `str` that may hold lone surrogates.
+#[derive(Clone, Copy, Debug)]
+pub struct Content<'a>(&'a [u8]);
+
+impl<'a> Content<'a> {
+    /// The generalized UTF-8 bytes.
+    pub fn as_bytes(self) -> &'a [u8] {
+        self.0
+    }
+}
+
+impl<'a> From<&'a str> for Content<'a> {
+    fn from(s: &'a str) -> Content<'a> {
+        Content(s.as_bytes())
+    }
+}
+
+impl<'a> From<&'a PyStr> for Content<'a> {
+    fn from(s: &'a PyStr) -> Content<'a> {
+        Content(s.as_bytes())
+    }
+}
+
+/// One salvage: the reply, the tools offered, the adapter and the profile.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    content: Content<'a>,
+    tools: &'a Allowlist,
+    adapter: Adapter,
+    profile: Profile,
+}
+
+impl<'a> Request<'a> {
+    /// A request through the `local` adapter under the `strict` profile.
+    pub fn new(content: impl Into<Content<'a>>, tools: &'a Allowlist) -> Request<'a> {
+        Request {
+            content: content.into(),
+            tools,
+            adapter: Adapter::Local,
+            profile: Profile::Strict,
+        }
+    }
+
+    /// The same request through another adapter.
+    pub fn adapter(self, adapter: Adapter) -> Request<'a> {
+        Request { adapter, ..self }
+    }
+
+    /// The same request under another profile.
+    pub fn profile(self, profile: Profile) -> Request<'a> {
+        Request { profile, ..self }
+    }
+}
+
+/// The byte ranges of `content` that salvage treats as fenced code, in order: no call
+/// starting inside one is ever recovered.
+///
+/// A fence opens at a run of three or more backticks or tildes and closes at the first
+/// later occurrence of exactly that run (or runs to the end of the text when unclosed),
+/// as the real package's fence pattern matches; a runtime can use the ranges to show or
+/// skip the same code blocks salvage ignores.
+///
+/// ```
+/// let text = "Example:\n```\n<tool_call>{\"name\": \"delete_user\"}</tool_call>\n```\nDone.";
+/// let ranges = toolfix::salvage::fenced_ranges(text);
+/// assert_eq!(ranges.len(), 1);
+/// assert!(text[ranges[0].clone()].starts_with("```"));
+/// ```
+pub fn fenced_ranges<'a>(content: impl Into<Content<'a>>) -> Vec<std::ops::Range<usize>> {
+    fence::fenced_ranges(content.into().as_bytes())
+}
+
+/// An exception the real package lets escape from salvage, reproduced as an error
+/// outcome under `praisonai` only (`strict` never fails): `ValueError` for an integer of
+/// more than 4300 digits, `RecursionError` for deep nesting, `AttributeError` or
+/// `TypeError` for a malformed tool list.
+pub type SalvageError = PyException;
+
+/// Recovers the tool calls written as text in `request.content`, in text order. An empty
+/// list is the real package's `None`.
+pub fn salvage(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
+    let content = request.content.as_bytes();
+    if !request.adapter.policy().salvages_text || content.is_empty() || request.tools.is_empty() {
+        return Ok(Vec::new());
+    }
+    match whole_json::recover(content, request.tools, request.profile)? {
+        Whole::Calls(calls) => return Ok(calls),
+        Whole::Reserved => return Ok(Vec::new()),
+        Whole::NotCalls => {}
+    }
+    if !probe::has_marker(content) {
+        return Ok(Vec::new());
+    }
+    let masked = Masked::new(content);
+    let payloads = Payloads::new(&masked, request.tools, request.profile);
+    let candidates = dialect::scan_embedded(&payloads)?;
+    span::select(candidates)
+        .into_iter()
+        .enumerate()
+        .map(|(position, (span, dialect, found))| {
+            let span = masked.to_original(span.start)..masked.to_original(span.end);
+            Call::build(
+                Value::Str(found.name),
+                found.args,
+                span,
+                (dialect, position),
+                request.profile,
+            )
+        })
+        .collect()
+}

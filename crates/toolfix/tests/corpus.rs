@@ -1,0 +1,381 @@
+//! The model-output corpus (`corpus/`), snapshotted.
+//!
+//! Each `corpus/<category>/<item>.toml` records what a model wrote and what it was offered;
+//! nothing in it says what salvage should make of it. The reference judges every item
+//! under both profiles and insta records the result in `tests/snapshots/`, so a change in
+//! behaviour, intended or not, can only land as a reviewed snapshot diff. `corpus/README.md`
+//! documents the item format and the categories.
+//!
+//! `INSTA_UPDATE=always cargo test --test corpus` writes new snapshots; with `CI=true` (or
+//! `INSTA_UPDATE=no`) a changed or missing snapshot fails the test instead.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use toolfix::py::Value;
+use toolfix::py::repr;
+use toolfix::salvage::{Allowlist, Call, Request, SalvageError, salvage};
+use toolfix::{Adapter, Profile};
+
+/// The corpus root (the repository's `corpus/`), relative to this crate.
+const CORPUS_DIR: &str = "../../corpus";
+
+/// The keys an item may have. Anything else is a typo that would silently drop data
+/// (`tool = [...]` would leave the item with no tools), so it is an error.
+const KEYS: [&str; 5] = ["style", "pattern", "tools", "adapter", "content"];
+
+/// Arguments longer than this many characters are shown abbreviated, with their length
+/// and a hash, so a huge-argument item keeps a readable snapshot that still changes when
+/// any byte does.
+const ARGUMENTS_SHOWN: usize = 400;
+
+/// How many characters of abbreviated arguments are shown before the ellipsis.
+const ARGUMENTS_HEAD: usize = 200;
+
+/// How many characters of abbreviated arguments are shown after the ellipsis.
+const ARGUMENTS_TAIL: usize = 80;
+
+/// One corpus item: a model's reply and the circumstances it was written in.
+#[derive(Debug)]
+struct Item {
+    /// The model family or dialect the reply imitates.
+    style: String,
+    /// The trap or pattern the reply shows.
+    pattern: String,
+    /// The tool names offered to the model.
+    tools: Vec<String>,
+    /// The adapter the reply came through.
+    adapter: Adapter,
+    /// The reply, verbatim.
+    content: String,
+}
+
+/// Reads an item, or says exactly what is wrong with it: an item that loads with a key
+/// misspelt or missing would be judged on different inputs than its author wrote.
+fn parse_item(text: &str) -> Result<Item, String> {
+    if !text.starts_with("# ") {
+        return Err("the first line must be a `# ` comment saying what the output shows".into());
+    }
+    let table: toml::Table = text.parse().map_err(|e| format!("not valid TOML: {e}"))?;
+    if let Some(key) = table.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        return Err(format!(
+            "unknown key `{key}` (allowed: {})",
+            KEYS.join(", ")
+        ));
+    }
+    let string = |key: &str| -> Result<String, String> {
+        match table.get(key) {
+            None => Err(format!("missing `{key}`")),
+            Some(toml::Value::String(s)) => Ok(s.clone()),
+            Some(other) => Err(format!(
+                "`{key}` must be a string, not {}",
+                other.type_str()
+            )),
+        }
+    };
+    let tools = match table.get("tools") {
+        None => return Err("missing `tools` (the tool names offered, `[]` for none)".into()),
+        Some(toml::Value::Array(entries)) => entries
+            .iter()
+            .map(|entry| match entry {
+                toml::Value::String(s) => Ok(s.clone()),
+                other => Err(format!(
+                    "`tools` must hold tool names (strings), found {}",
+                    other.type_str()
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(other) => {
+            return Err(format!(
+                "`tools` must be an array, not {}",
+                other.type_str()
+            ));
+        }
+    };
+    let adapter = string("adapter")?
+        .parse::<Adapter>()
+        .map_err(|e| format!("`adapter`: {e}"))?;
+    let item = Item {
+        style: string("style")?,
+        pattern: string("pattern")?,
+        tools,
+        adapter,
+        content: string("content")?,
+    };
+    for (key, value) in [("style", &item.style), ("pattern", &item.pattern)] {
+        if value.trim().is_empty() {
+            return Err(format!("`{key}` must say something"));
+        }
+    }
+    Ok(item)
+}
+
+/// Loads the item at `path`, failing the test with the file named.
+fn load_item(path: &Path) -> Item {
+    let text = fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("corpus item {}: cannot read: {e}", path.display()));
+    parse_item(&text).unwrap_or_else(|e| panic!("malformed corpus item {}: {e}", path.display()))
+}
+
+/// The snapshot text: the circumstances, then the outcome under each profile. `strict`
+/// is spelled out only where it differs, so the profile differences stand out.
+fn render(item: &Item) -> String {
+    let tools = if item.tools.is_empty() {
+        "(none)".to_string()
+    } else {
+        item.tools.join(", ")
+    };
+    let allowlist = Allowlist::new(item.tools.iter().map(String::as_str));
+    let outcome = |profile| {
+        let request = Request::new(item.content.as_str(), &allowlist)
+            .adapter(item.adapter)
+            .profile(profile);
+        render_outcome(&salvage(&request))
+    };
+    let praisonai = outcome(Profile::PraisonAi);
+    let strict = outcome(Profile::Strict);
+    let mut out = format!("tools: {tools} · adapter: {}\npraisonai:", item.adapter);
+    out.push_str(&praisonai);
+    if strict == praisonai {
+        out.push_str("\nstrict: same as praisonai\n");
+    } else {
+        out.push_str("\nstrict:");
+        out.push_str(&strict);
+        out.push('\n');
+    }
+    out
+}
+
+/// One profile's outcome, starting with the separator after the profile label.
+fn render_outcome(outcome: &Result<Vec<Call>, SalvageError>) -> String {
+    match outcome {
+        Err(e) => format!(" error: {e}"),
+        Ok(calls) if calls.is_empty() => " no calls".to_string(),
+        Ok(calls) => {
+            let mut out = String::new();
+            for (i, call) in calls.iter().enumerate() {
+                let _ = write!(
+                    out,
+                    "\n  {}. {} {}   {} @ {}..{}",
+                    i + 1,
+                    render_name(call.name()),
+                    render_arguments(call),
+                    call.dialect(),
+                    call.span().start,
+                    call.span().end,
+                );
+            }
+            out
+        }
+    }
+}
+
+/// A name that reads as an identifier is shown bare; anything else (a person's name
+/// recovered from a data object, an integer name) as its Python `repr`, so `42` the int
+/// and `'42'` the string, or a name with a trailing space, cannot be confused.
+fn render_name(name: &Value) -> String {
+    if let Some(s) = name.as_py_str().and_then(|s| s.as_str()) {
+        let mut chars = s.chars();
+        let identifier = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+        if identifier {
+            return s.to_string();
+        }
+    }
+    repr(name).to_string_lossy()
+}
+
+/// The argument string dispatch would receive. Arguments that were not a dict or list
+/// (`"arguments": "…"`, `null`, `5`) are marked with their Python type, since their
+/// string form alone can look exactly like a dumped dict.
+fn render_arguments(call: &Call) -> String {
+    let mut chars = Vec::new();
+    for c in call.arguments().to_string_lossy().chars() {
+        if c.is_control() {
+            chars.extend(c.escape_debug());
+        } else {
+            chars.push(c);
+        }
+    }
+    let shown = if chars.len() > ARGUMENTS_SHOWN {
+        let head: String = chars[..ARGUMENTS_HEAD].iter().collect();
+        let tail: String = chars[chars.len() - ARGUMENTS_TAIL..].iter().collect();
+        format!(
+            "{head} … {tail} ({} bytes, fnv1a-64 {:016x})",
+            call.arguments().byte_len(),
+            fnv1a64(call.arguments().as_bytes())
+        )
+    } else {
+        chars.into_iter().collect()
+    };
+    let kind = match call.args() {
+        Value::Dict(_) | Value::List(_) => return shown,
+        Value::None => "NoneType",
+        Value::Bool(_) => "bool",
+        Value::Int(_) => "int",
+        Value::Float(_) => "float",
+        Value::Str(_) => "str",
+        Value::Opaque(_) => "object",
+    };
+    format!("{shown} (arguments: {kind})")
+}
+
+/// FNV-1a, 64-bit: a dependency-free fingerprint for abbreviated arguments.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Every `*.toml` under the corpus, in path order.
+fn corpus_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let entries =
+            fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(CORPUS_DIR),
+        &mut out,
+    );
+    out.sort();
+    out
+}
+
+/// Whether `s` is a kebab-case file or folder name.
+fn is_kebab(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+        && !s.contains("--")
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// The snapshot of every item under both profiles.
+#[test]
+fn corpus() {
+    insta::glob!("../../../corpus", "**/*.toml", |path| {
+        let item = load_item(path);
+        insta::with_settings!({
+            description => format!("{} · {}", item.style, item.pattern),
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(render(&item));
+        });
+    });
+}
+
+/// Checks every item before any snapshot is compared and reports all problems at once,
+/// since the glob above stops at the first malformed file. Items live exactly at
+/// `corpus/<category>/<item>.toml` with kebab-case names: the category is the folder,
+/// and the snapshot names are derived from the path.
+#[test]
+fn every_item_is_well_formed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(CORPUS_DIR);
+    let files = corpus_files();
+    assert!(
+        !files.is_empty(),
+        "no corpus items under {}",
+        root.display()
+    );
+    let mut problems = Vec::new();
+    for path in &files {
+        let relative = path.strip_prefix(&root).expect("under the corpus root");
+        let parts: Vec<&str> = relative.iter().map(|p| p.to_str().unwrap_or("")).collect();
+        let layout_ok = parts.len() == 2
+            && is_kebab(parts[0])
+            && parts[1].strip_suffix(".toml").is_some_and(is_kebab);
+        if !layout_ok {
+            problems.push(format!(
+                "{}: items go in corpus/<category>/<item>.toml, kebab-case",
+                relative.display()
+            ));
+        }
+        let text = fs::read_to_string(path).unwrap_or_default();
+        if let Err(e) = parse_item(&text) {
+            problems.push(format!("{}: {e}", relative.display()));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "malformed corpus items:\n  {}",
+        problems.join("\n  ")
+    );
+}
+
+/// A snapshot whose item was renamed or deleted would otherwise linger unchecked and
+/// mislead a reviewer.
+#[test]
+fn every_snapshot_has_an_item() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let items: Vec<String> = corpus_files()
+        .iter()
+        .map(|p| {
+            let relative = p.strip_prefix(root.join(CORPUS_DIR)).expect("under corpus");
+            format!(
+                "corpus__corpus@{}.snap",
+                relative.to_string_lossy().replace('/', "__")
+            )
+        })
+        .collect();
+    let snapshots = root.join("tests/snapshots");
+    let Ok(entries) = fs::read_dir(&snapshots) else {
+        return;
+    };
+    let orphans: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| name.starts_with("corpus__corpus@") && name.ends_with(".snap"))
+        .filter(|name| !items.contains(name))
+        .collect();
+    assert!(
+        orphans.is_empty(),
+        "snapshots without a corpus item (delete them): {orphans:?}"
+    );
+}
+
+/// The loader names the problem for each kind of malformed item, rather than loading
+/// something else than the author meant.
+#[test]
+fn malformed_items_are_rejected() {
+    let good = "# ok\nstyle = \"s\"\npattern = \"p\"\ntools = [\"a\"]\nadapter = \"ollama\"\ncontent = 'x'\n";
+    assert!(parse_item(good).is_ok());
+    let cases = [
+        (good.replace("tools", "tool"), "unknown key `tool`"),
+        (good.replace("tools = [\"a\"]\n", ""), "missing `tools`"),
+        (good.replace("content = 'x'\n", ""), "missing `content`"),
+        (
+            good.replace("ollama", "openai"),
+            "unknown adapter \"openai\"",
+        ),
+        (
+            good.replace("[\"a\"]", "[1]"),
+            "`tools` must hold tool names",
+        ),
+        (good.replace("[\"a\"]", "\"a\""), "`tools` must be an array"),
+        (good.replace("# ok\n", ""), "`# ` comment"),
+        (
+            good.replace("pattern = \"p\"", "pattern = \" \""),
+            "`pattern` must say",
+        ),
+        (good.replace("'x'", "'x"), "not valid TOML"),
+    ];
+    for (text, expected) in cases {
+        let error = parse_item(&text).expect_err(&text);
+        assert!(
+            error.contains(expected),
+            "for\n{text}\nexpected an error containing {expected:?}, got {error:?}"
+        );
+    }
+}
