@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times the real praisonaiagents 1.7.17 on the inputs of toolfix's benchmarks.
 
-The inputs are the bytes the Rust benches time, written by ``benches/dump_inputs.rs``;
+The inputs are the bytes the Rust benches time, written by ``crates/toolfix/benches/dump_inputs.rs``;
 each carries what salvage or dispatch must return, and this script checks the real
 package against it before timing (the same check the benches make on toolfix):
 
@@ -200,7 +200,7 @@ def environment():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("inputs", help="the folder benches/dump_inputs.rs wrote")
+    parser.add_argument("inputs", help="the folder crates/toolfix/benches/dump_inputs.rs wrote")
     parser.add_argument("-o", "--output", required=True, help="where to write the JSON results")
     parser.add_argument("--cap-kib", type=int, default=64,
                         help="largest size measured for the families CPython is quadratic on")

@@ -6,7 +6,7 @@
     scripts/check_corpus_against_praisonai.py --update-readme    # rewrite it in corpus/README.md
     scripts/check_corpus_against_praisonai.py --check-readme     # exit 1 if the table is stale
 
-The corpus snapshots (tests/corpus.rs) record what the reference does with each model
+The corpus snapshots (crates/toolfix/tests/corpus.rs) record what the reference does with each model
 output; this script is what makes the `praisonai` half of those snapshots trustworthy.
 Every item under corpus/ is sent as a protocol-v1 `salvage` request (docs/protocol.md)
 to the reference (`toolfix serve --profile praisonai`) and to the driver around the real
@@ -41,11 +41,11 @@ COUNTS_END = "<!-- counts:end -->"
 
 
 class MalformedItem(Exception):
-    """An item the snapshot test would also reject (tests/corpus.rs, parse_item)."""
+    """An item the snapshot test would also reject (crates/toolfix/crates/toolfix/tests/corpus.rs, parse_item)."""
 
 
 def load_item(path):
-    """The item at `path` as a dict, validated as tests/corpus.rs validates it."""
+    """The item at `path` as a dict, validated as crates/toolfix/tests/corpus.rs validates it."""
     text = path.read_text(encoding="utf-8")
     if not text.startswith("# "):
         raise MalformedItem("the first line must be a `# ` comment")

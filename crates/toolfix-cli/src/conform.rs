@@ -6,7 +6,7 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use crate::Exit;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -100,13 +100,13 @@ impl Timing {
     }
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
+pub fn run(args: Args) -> Result<Exit, String> {
     let target = target(args.implementation.as_deref())?;
     let Some(options) = options(&args) else {
-        return Ok(ExitCode::from(EXIT_USAGE));
+        return Ok(Exit::from(EXIT_USAGE));
     };
     let Some(cases) = cases(args.cases.as_deref()) else {
-        return Ok(ExitCode::from(EXIT_USAGE));
+        return Ok(Exit::from(EXIT_USAGE));
     };
     let mut progress = bar(args.quiet);
     let report = match conform(&target, &cases, &options, progress.as_mut()) {
@@ -119,14 +119,14 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             "toolfix: no case of {} matches the profile and filters",
             cases_shown(args.cases.as_deref())
         );
-        return Ok(ExitCode::from(EXIT_USAGE));
+        return Ok(Exit::from(EXIT_USAGE));
     }
     write_outputs(&args, &report, &options.known_failures, &cases)?;
     print!("{}", human::render(&[&report], args.quiet));
     Ok(if report.conformant() {
-        ExitCode::SUCCESS
+        Exit::SUCCESS
     } else {
-        ExitCode::FAILURE
+        Exit::FAILURE
     })
 }
 
@@ -200,7 +200,7 @@ fn cases(dir: Option<&Path>) -> Option<Vec<Case>> {
 }
 
 /// Says why the implementation did not start, with its stderr, and gives the exit status.
-pub fn not_started(error: &StartError) -> ExitCode {
+pub fn not_started(error: &StartError) -> Exit {
     eprintln!(
         "toolfix: the implementation did not start: {}",
         error.message
@@ -208,7 +208,7 @@ pub fn not_started(error: &StartError) -> ExitCode {
     for line in error.stderr.lines() {
         eprintln!("  stderr | {line}");
     }
-    ExitCode::from(EXIT_NOT_STARTED)
+    Exit::from(EXIT_NOT_STARTED)
 }
 
 fn write_outputs(

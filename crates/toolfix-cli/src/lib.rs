@@ -48,10 +48,41 @@ enum Command {
     Report(report::Args),
 }
 
+/// A process exit status: 0 on success, 1 for a run that did not conform, 2 for a usage
+/// or setup error, 3 for an implementation that did not start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exit(u8);
+
+impl Exit {
+    /// Success.
+    pub const SUCCESS: Exit = Exit(0);
+    /// The run finished and did not conform (or a check failed).
+    pub const FAILURE: Exit = Exit(1);
+
+    /// The status as a number.
+    pub fn code(self) -> u8 {
+        self.0
+    }
+}
+
+impl From<u8> for Exit {
+    fn from(code: u8) -> Exit {
+        Exit(code)
+    }
+}
+
 /// Runs the command line `args` (the program name first) on a thread with a large stack,
-/// and returns the exit code: 0 on success, 1 for a run that did not conform, 2 for a
-/// usage or setup error.
+/// and returns the exit status for the process.
 pub fn run<I>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = OsString> + Send + 'static,
+{
+    ExitCode::from(run_status(args).code())
+}
+
+/// [`run`], with the status as a value (the Python package's `toolfix` script returns it
+/// to the interpreter).
+pub fn run_status<I>(args: I) -> Exit
 where
     I: IntoIterator<Item = OsString> + Send + 'static,
 {
@@ -60,12 +91,20 @@ where
         .stack_size(STACK)
         .spawn(move || dispatch(args))
         .and_then(|worker| worker.join().map_err(|_| std::io::Error::other("panicked")))
-        .unwrap_or(ExitCode::FAILURE)
+        .unwrap_or(Exit::FAILURE)
 }
 
-/// Parses the command line and runs the subcommand.
-fn dispatch(args: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let cli = Cli::parse_from(args);
+/// Parses the command line and runs the subcommand. Help, the version and usage errors
+/// are printed and returned as a status, never by exiting the process (the Python
+/// package runs this inside its interpreter).
+fn dispatch(args: impl IntoIterator<Item = OsString>) -> Exit {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return Exit::from(u8::try_from(error.exit_code()).unwrap_or(2));
+        }
+    };
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Salvage(args) => salvage::run(args),
@@ -76,6 +115,6 @@ fn dispatch(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     };
     result.unwrap_or_else(|message| {
         eprintln!("toolfix: {message}");
-        ExitCode::from(2)
+        Exit::from(2)
     })
 }

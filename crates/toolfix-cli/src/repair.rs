@@ -5,7 +5,7 @@
 //! $ toolfix repair --tool 'web_search(query, limit=5)' --tools calculator WebSearch '{"q": "x"}'
 //! ```
 
-use std::process::ExitCode;
+use crate::Exit;
 
 use toolfix::Profile;
 use toolfix::dispatch::{Registry, Tool, execute};
@@ -35,7 +35,7 @@ pub struct Args {
     arguments: String,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
+pub fn run(args: Args) -> Result<Exit, String> {
     let mut registry = Registry::new();
     for signature in &args.signatures {
         registry.add(parse_tool(signature)?);
@@ -53,7 +53,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         Ok(dispatch) => dispatch,
         Err(raised) => {
             println!("raised: {raised}");
-            return Ok(ExitCode::FAILURE);
+            return Ok(Exit::FAILURE);
         }
     };
     if let Some(line) = dispatch.repair_log() {
@@ -64,7 +64,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     if let Some(Value::Str(message)) = dispatch.returned().get("error") {
         println!("the model reads: {message}");
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::SUCCESS)
 }
 
 /// A tool whose body returns `{"tool": NAME, "kwargs": {...}}`, like the protocol's default.

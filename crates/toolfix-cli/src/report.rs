@@ -3,7 +3,7 @@
 //! the matrix of runs against features, and/or a Markdown summary.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
+use crate::Exit;
 
 use toolfix_harness::conform::report::{html, markdown, read};
 
@@ -22,7 +22,7 @@ pub struct Args {
     markdown: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
+pub fn run(args: Args) -> Result<Exit, String> {
     let (reports, errors): (Vec<_>, Vec<_>) = args
         .reports
         .iter()
@@ -33,7 +33,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             .into_iter()
             .filter_map(Result::err)
             .for_each(|e| eprintln!("toolfix: {e}"));
-        return Ok(ExitCode::from(2));
+        return Ok(Exit::from(2));
     }
     let reports: Vec<_> = reports.into_iter().filter_map(Result::ok).collect();
     if let Some(path) = &args.html {
@@ -46,5 +46,5 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         let partial = if report.partial { " (partial)" } else { "" };
         println!("{}: {}{partial}", report.title(), report.summary().line());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::SUCCESS)
 }

@@ -2,7 +2,7 @@
 
 use std::io::Read;
 use std::path::PathBuf;
-use std::process::ExitCode;
+use crate::Exit;
 
 use toolfix::py::Value;
 use toolfix::salvage::{Allowlist, Call, Request, salvage};
@@ -24,7 +24,7 @@ pub struct Args {
     file: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
+pub fn run(args: Args) -> Result<Exit, String> {
     let content = read_input(args.file.as_ref())?;
     let tools = Allowlist::new(args.tools.iter().map(String::as_str));
     let request = Request::new(content.as_str(), &tools)
@@ -37,10 +37,10 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             .for_each(|call| println!("{}", describe(call, &content))),
         Err(e) => {
             println!("error: {e}");
-            return Ok(ExitCode::FAILURE);
+            return Ok(Exit::FAILURE);
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::SUCCESS)
 }
 
 fn read_input(file: Option<&PathBuf>) -> Result<String, String> {

@@ -1,7 +1,7 @@
 //! `toolfix serve`: the reference implementation speaking the driver protocol.
 
 use std::io;
-use std::process::ExitCode;
+use crate::Exit;
 
 use toolfix::Profile;
 use toolfix_harness::protocol::server::serve;
@@ -13,9 +13,9 @@ pub struct Args {
     profile: Profile,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
+pub fn run(args: Args) -> Result<Exit, String> {
     let stdin = io::stdin().lock();
     let stdout = io::stdout().lock();
     serve(args.profile, stdin, stdout).map_err(|e| format!("serve: {e}"))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::SUCCESS)
 }

@@ -2,7 +2,7 @@
 //! before a full run. Exit status: 0 every check passes, 1 some check fails (or none could
 //! run), 3 the implementation did not start or complete the handshake.
 
-use std::process::ExitCode;
+use crate::Exit;
 
 use toolfix::Profile;
 use toolfix_harness::conform::{Options, Quiet, Report, Verdict, conform, smoke};
@@ -22,7 +22,7 @@ pub struct Args {
     timing: Timing,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
+pub fn run(args: Args) -> Result<Exit, String> {
     let target = target(Some(&args.implementation))?;
     let options = Options {
         profile: args.profile,
@@ -41,9 +41,9 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         summary.passed, summary.failed, summary.skipped
     );
     Ok(if summary.failed == 0 && summary.passed > 0 {
-        ExitCode::SUCCESS
+        Exit::SUCCESS
     } else {
-        ExitCode::FAILURE
+        Exit::FAILURE
     })
 }
 

@@ -1,0 +1,18 @@
+from typing import Any, Optional
+
+__version__: str
+
+def recover_tool_calls_from_text(
+    content: Optional[str],
+    tools: Optional[list[dict[str, Any]]],
+    adapter: str = "ollama",
+    profile: str = "praisonai",
+) -> Optional[list[dict[str, Any]]]: ...
+def format_exact(
+    function_name: Any,
+    tool_result: Any,
+    tool_call_id: Any = None,
+    adapter: str = "ollama",
+    profile: str = "praisonai",
+) -> Optional[dict[str, Any]]: ...
+def main(argv: list[str]) -> int: ...

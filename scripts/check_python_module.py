@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""The Python module `toolfix` against the real praisonaiagents 1.7.17, in one process.
+
+    python scripts/check_python_module.py [--count N] [--seed S] [--min-compared M] [-v]
+
+Run it with an interpreter whose environment holds both the toolfix wheel and
+praisonaiagents==1.7.17 (`.ci/python-package` builds such a venv). For every corpus
+item and for N generated `salvage` and `format_result` inputs (the generators of
+scripts/differential.py, plus Python objects the protocol cannot carry: tuples, sets,
+datetimes, subclasses), it calls the package's adapter method and the module's drop-in
+function the same way, as if from a module-level frame, and compares the whole answer:
+the list of calls with their ids, the message, or the exception class and message.
+Nothing is left out of the comparison; ids agree because both sides hash the reply with
+the same interpreter.
+
+Exit status: 0 when every input agrees and at least --min-compared inputs were
+compared, 1 otherwise.
+"""
+
+import argparse
+import datetime
+import math
+import random
+import sys
+from collections import OrderedDict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "adapters" / "praisonai"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import differential  # noqa: E402  (paths set up just above)
+from check_corpus_against_praisonai import corpus_paths, load_item  # noqa: E402
+from module_level import AsIfModuleLevel  # noqa: E402
+
+import toolfix  # noqa: E402
+from praisonaiagents.llm.adapters import get_provider_adapter  # noqa: E402
+
+
+class Opaque:
+    """The protocol's `$opaque` value: an object JSON cannot hold, printed as its text."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __str__(self):
+        return self.text
+
+    def __repr__(self):
+        return self.text
+
+
+class Labelled(dict):
+    """A dict subclass: `json.dumps` takes it, its `str()` is its own."""
+
+    def __str__(self):
+        return "Labelled(" + dict.__repr__(self) + ")"
+
+
+NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+# Results only Python can build: each sends the module down its Python printing.
+PYTHON_ONLY = [
+    (1, "two", 3.0),
+    {1, 2, 3},
+    datetime.datetime(2024, 1, 2, 3, 4, 5),
+    {"when": datetime.date(2024, 1, 2)},
+    Labelled(a=1),
+    OrderedDict(b=2),
+    {1: "int key"},
+    [("tuple", "inside"), {"error": None}],
+    {"error": (1, 2)},
+]
+
+
+def from_wire(value):
+    """A protocol value as the Python object the package would be handed."""
+    if isinstance(value, dict):
+        if len(value) == 1 and "$float" in value:
+            return NON_FINITE[value["$float"]]
+        if len(value) == 1 and "$opaque" in value:
+            return Opaque(value["$opaque"])
+        return {key: from_wire(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [from_wire(item) for item in value]
+    return value
+
+
+def tool_list(entries):
+    """The OpenAI tool list a protocol `tools` input stands for (docs/protocol.md)."""
+    tools = []
+    for entry in entries:
+        if isinstance(entry, str):
+            tools.append({"type": "function", "function": {
+                "name": entry, "description": "",
+                "parameters": {"type": "object", "properties": {}}}})
+        elif isinstance(entry, dict) and set(entry) == {"$raw"}:
+            tools.append(entry["$raw"])
+        else:
+            tools.append(from_wire(entry))
+    return tools
+
+
+def outcome(call):
+    """What a call returned, or the exception it raised, as a comparable value."""
+    try:
+        return ("returned", call())
+    except Exception as exc:  # both sides raising alike is agreement
+        return ("raised", type(exc).__name__, str(exc))
+
+
+def salvage_both(content, tools, adapter):
+    """(package, module) outcomes of salvaging one reply."""
+    package = get_provider_adapter(adapter)
+
+    def real():
+        with AsIfModuleLevel():
+            return package.recover_tool_calls_from_text(content, tools)
+
+    def ours():
+        with AsIfModuleLevel():
+            return toolfix.recover_tool_calls_from_text(content, tools, adapter)
+
+    return outcome(real), outcome(ours)
+
+
+def format_both(adapter, function_name, result, tool_call_id):
+    """(package, module) outcomes of formatting one result."""
+    package = get_provider_adapter(adapter)
+
+    def real():
+        with AsIfModuleLevel():
+            return package.format_tool_result_message(function_name, result, tool_call_id)
+
+    def ours():
+        with AsIfModuleLevel():
+            return toolfix.format_tool_result_message(function_name, result, tool_call_id, adapter)
+
+    return outcome(real), outcome(ours)
+
+
+def same(a, b):
+    """Equality that counts NaN equal to NaN (a result may hold one)."""
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def inputs(count, seed):
+    """(label, kind, arguments) for every corpus item and every generated input."""
+    for path in corpus_paths():
+        item = load_item(path)
+        yield path.relative_to(ROOT).as_posix(), "salvage", (
+            item["content"], tool_list(item["tools"]), item["adapter"])
+    for index in range(count):
+        rng = random.Random(f"{seed}/salvage/{index}")
+        family, inp, _ = differential.generate_salvage(rng)
+        yield f"salvage/{family}/{index}", "salvage", (
+            inp["content"], tool_list(inp["tools"]), inp["adapter"])
+    for index in range(count):
+        rng = random.Random(f"{seed}/format_result/{index}")
+        family, inp, _ = differential.generate_format_result(rng)
+        yield f"format_result/{family}/{index}", "format_result", (
+            inp["adapter"], inp["function_name"], from_wire(inp["tool_result"]),
+            inp.get("tool_call_id"))
+    for index, result in enumerate(PYTHON_ONLY):
+        for adapter in ("ollama", "local"):
+            yield f"format_result/python-only/{index}/{adapter}", "format_result", (
+                adapter, "get_weather", result, None)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=2000, help="generated inputs per op")
+    parser.add_argument("--seed", default="2026")
+    parser.add_argument("--min-compared", type=int, default=0,
+                        help="fail unless at least this many inputs were compared")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    compared, differences = 0, []
+    for label, kind, arguments in inputs(args.count, args.seed):
+        both = salvage_both(*arguments) if kind == "salvage" else format_both(*arguments)
+        compared += 1
+        if not same(*both):
+            differences.append((label, arguments, both))
+        elif args.verbose:
+            print(f"agree {label}")
+    for label, arguments, (real, ours) in differences[:20]:
+        print(f"DIFFERS {label}\n  input:   {arguments!r:.300}\n  package: {real!r:.300}\n"
+              f"  module:  {ours!r:.300}")
+    print(f"python module vs praisonaiagents 1.7.17: {compared} compared, "
+          f"{len(differences)} differ")
+    if compared < args.min_compared:
+        print(f"fewer than the {args.min_compared} inputs asked for were compared")
+        return 1
+    return 1 if differences else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
