@@ -4,9 +4,9 @@
 //! known-failures entry), 2 a usage error or a bad case or known-failures file, 3 the
 //! implementation did not start or complete the handshake.
 
+use crate::Exit;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use crate::Exit;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};

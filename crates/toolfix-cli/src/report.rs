@@ -2,8 +2,8 @@
 //! implementations, or one under several profiles) into a self-contained HTML page with
 //! the matrix of runs against features, and/or a Markdown summary.
 
-use std::path::PathBuf;
 use crate::Exit;
+use std::path::PathBuf;
 
 use toolfix_harness::conform::report::{html, markdown, read};
 

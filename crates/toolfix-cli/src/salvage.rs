@@ -1,8 +1,8 @@
 //! `toolfix salvage`: recover the calls in a model reply, for a person.
 
+use crate::Exit;
 use std::io::Read;
 use std::path::PathBuf;
-use crate::Exit;
 
 use toolfix::py::Value;
 use toolfix::salvage::{Allowlist, Call, Request, salvage};

@@ -1,7 +1,7 @@
 //! `toolfix serve`: the reference implementation speaking the driver protocol.
 
-use std::io;
 use crate::Exit;
+use std::io;
 
 use toolfix::Profile;
 use toolfix_harness::protocol::server::serve;

@@ -125,9 +125,8 @@ fn exact_scalar(object: &Bound<'_, PyAny>) -> PyResult<Option<Value>> {
 pub fn py_str(object: &Bound<'_, PyAny>) -> PyResult<PyStr> {
     let bytes = object.call_method1("encode", ("utf-8", "surrogatepass"))?;
     let bytes: &[u8] = bytes.extract()?;
-    PyStr::from_surrogatepass(bytes).ok_or_else(|| {
-        pyo3::exceptions::PyValueError::new_err("surrogatepass wrote invalid UTF-8")
-    })
+    PyStr::from_surrogatepass(bytes)
+        .ok_or_else(|| pyo3::exceptions::PyValueError::new_err("surrogatepass wrote invalid UTF-8"))
 }
 
 /// A `PyStr` as a Python `str`.
@@ -144,10 +143,7 @@ pub fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>>
     Ok(match value {
         Value::None => py.None().into_bound(py),
         Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Value::Int(i) => py
-            .get_type::<PyInt>()
-            .call1((i.as_decimal(),))?
-            .into_any(),
+        Value::Int(i) => py.get_type::<PyInt>().call1((i.as_decimal(),))?.into_any(),
         Value::Float(f) => PyFloat::new(py, *f).into_any(),
         Value::Str(s) => to_py_str(py, s)?,
         Value::List(items) => {
