@@ -46,6 +46,12 @@ pub struct Args {
     /// Only cases at this level (repeatable): must, should, may.
     #[arg(long = "level", value_name = "LEVEL")]
     levels: Vec<Level>,
+    /// Leave out cases whose id matches this glob (repeatable).
+    #[arg(long = "exclude-id", value_name = "GLOB", value_parser = glob_pattern)]
+    exclude_ids: Vec<glob::Pattern>,
+    /// Leave out cases with this tag (repeatable).
+    #[arg(long = "exclude-tag", value_name = "TAG")]
+    exclude_tags: Vec<String>,
     #[command(flatten)]
     timing: Timing,
     /// How many times a crashed, hung or garbled implementation is restarted.
@@ -163,6 +169,8 @@ fn options(args: &Args) -> Option<Options> {
             ids: args.ids.clone(),
             tags: args.tags.clone(),
             levels: args.levels.clone(),
+            exclude_ids: args.exclude_ids.clone(),
+            exclude_tags: args.exclude_tags.clone(),
         },
         max_restarts: args.max_restarts,
         strict: !args.no_strict,

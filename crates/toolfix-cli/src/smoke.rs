@@ -1,5 +1,5 @@
-//! `toolfix smoke`: check an implementation's driver with a few trivial cases per op
-//! before a full run. Exit status: 0 every check passes, 1 some check fails (or none could
+//! `toolfix smoke`: check an implementation's driver with one trivial case per declared op
+//! and one well-formed call per declared dialect before a full run. Exit status: 0 every check passes, 1 some check fails (or none could
 //! run), 3 the implementation did not start or complete the handshake.
 
 use crate::Exit;
@@ -24,13 +24,14 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<Exit, String> {
     let target = target(Some(&args.implementation))?;
+    let cases = smoke::cases();
     let options = Options {
         profile: args.profile,
-        max_restarts: smoke::CHECKS.len() as u32,
+        max_restarts: u32::try_from(cases.len()).unwrap_or(u32::MAX),
         cases_dir: "built-in smoke checks".to_owned(),
         ..args.timing.options()
     };
-    let report = match conform(&target, &smoke::cases(), &options, &mut Quiet) {
+    let report = match conform(&target, &cases, &options, &mut Quiet) {
         Ok(report) => report,
         Err(error) => return Ok(not_started(&error)),
     };

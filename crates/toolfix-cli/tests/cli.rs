@@ -56,11 +56,30 @@ fn the_binary_end_to_end() {
     let junit = std::fs::read_to_string(dir.join("crash.xml")).unwrap();
     assert!(junit.contains("<error message=\"crash (must)"), "{junit}");
     let written = std::fs::read_to_string(&known).unwrap();
+    assert!(written.contains("# ---- crash: 1 cases"), "{written}");
     assert!(
-        written.contains("reason = \"fails in crash: the implementation closed its stdout"),
+        written.contains("# ---- missing call: 1 cases"),
         "{written}"
     );
-    assert!(!written.contains("TODO"));
+    assert!(
+        written.contains("# got: crash the implementation closed its stdout"),
+        "{written}"
+    );
+    let (code, stdout) = toolfix(&[
+        "conform",
+        "--impl",
+        &format!("{impl_crash} crash"),
+        "--cases",
+        cases.to_str().unwrap(),
+        "--known-failures",
+        known.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "a file with TODO reasons does not load: {stdout}");
+    let reasoned = written.replace(
+        "TODO: say in one sentence what the implementation does here",
+        "the fake crashes on purpose",
+    );
+    std::fs::write(&known, reasoned).unwrap();
 
     let (code, stdout) = toolfix(&[
         "conform",
@@ -110,19 +129,40 @@ fn the_binary_end_to_end() {
 }
 
 #[test]
+fn a_driver_that_skips_everything_exits_non_zero() {
+    let fake = format!(
+        "python3 {} skip-everything",
+        hostile().join("fake.py").display()
+    );
+    let cases = hostile().join("cases");
+    let (code, stdout) = toolfix(&[
+        "conform",
+        "--impl",
+        &fake,
+        "--cases",
+        cases.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("not conformant: no case passed"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn smoke_checks_an_adapter() {
     let serve = format!("{} serve", env!("CARGO_BIN_EXE_toolfix"));
     let (code, stdout) = toolfix(&["smoke", "--impl", &serve]);
     assert_eq!(code, 0, "{stdout}");
     assert_eq!(
         stdout.lines().last(),
-        Some("smoke: 4 passed, 0 failed, 0 skipped")
+        Some("smoke: 9 passed, 0 failed, 0 skipped")
     );
     let fake = format!("python3 {} good", hostile().join("fake.py").display());
     let (code, stdout) = toolfix(&["smoke", "--impl", &fake]);
     assert_eq!(code, 1, "{stdout}");
     assert!(
-        stdout.contains("FAIL salvage/smoke/one-tool-call"),
+        stdout.contains("FAIL salvage/smoke/dialect-tool_call"),
         "{stdout}"
     );
 }

@@ -20,6 +20,12 @@
 //!   input without cargo-fuzz (`tests/fuzz_regressions.rs`).
 //! * The seed corpora, written from `corpus/` and `spec-cases/` ([`seeds`]).
 
+use toolfix::Profile;
+
+/// The profiles the targets and properties exercise: the two the reference implements
+/// differently. `portable` is `strict` in the reference (a property checks they agree).
+pub const PROFILES: [Profile; 2] = [Profile::PraisonAi, Profile::Strict];
+
 pub mod budget;
 pub mod call;
 pub mod choice;

@@ -40,7 +40,7 @@ fn run(text: &str, tools: &Allowlist, profile: Profile) -> Option<Vec<Call>> {
 
 /// The calls under each profile (`None` for an error outcome).
 fn both(text: &str, tools: &Allowlist) -> [Option<Vec<Call>>; 2] {
-    Profile::ALL.map(|profile| run(text, tools, profile))
+    toolfix_fuzzing::PROFILES.map(|profile| run(text, tools, profile))
 }
 
 /// Asserts an invariant on the calls of every profile that did not fail.
@@ -48,7 +48,10 @@ fn holds(
     (tools, rendered): &(Allowlist, Rendered),
     check: impl Fn(Content<'_>, &Allowlist, Profile, &[Call]) -> Result<(), String>,
 ) -> Result<(), TestCaseError> {
-    for (profile, calls) in Profile::ALL.into_iter().zip(both(&rendered.text, tools)) {
+    for (profile, calls) in toolfix_fuzzing::PROFILES
+        .into_iter()
+        .zip(both(&rendered.text, tools))
+    {
         if let Some(calls) = calls {
             let checked = check(
                 Content::from(rendered.text.as_str()),
@@ -127,7 +130,7 @@ proptest! {
             if is_whole_content_json(&text) {
                 continue;
             }
-            for profile in Profile::ALL {
+            for profile in toolfix_fuzzing::PROFILES {
                 prop_assert_eq!(run(&text, &tools, profile), Some(Vec::new()), "under {}", profile);
             }
         }
@@ -138,7 +141,7 @@ proptest! {
     /// names, decoded arguments, dialects and spans, under both profiles.
     #[test]
     fn clean_replies_round_trip((tools, rendered) in replies(Mode::Clean)) {
-        for (profile, calls) in Profile::ALL.into_iter().zip(both(&rendered.text, &tools)) {
+        for (profile, calls) in toolfix_fuzzing::PROFILES.into_iter().zip(both(&rendered.text, &tools)) {
             let calls = calls.expect("clean replies never fail");
             let checked = invariants::recovers_intended(&rendered.intended, &calls);
             prop_assert!(checked.is_ok(), "{} under {profile}", checked.unwrap_err());
@@ -164,7 +167,7 @@ proptest! {
         let tools = Allowlist::new(["a", "get_weather"]);
         let py = py_str_from_bytes(&bytes);
         for content in [Content::from(text.as_str()), Content::from(&py)] {
-            for profile in Profile::ALL {
+            for profile in toolfix_fuzzing::PROFILES {
                 for adapter in Adapter::ALL {
                     let request = Request::new(content, &tools).adapter(adapter).profile(profile);
                     let outcome = salvage(&request);

@@ -103,7 +103,29 @@ fn errored_and_skipped_answers() {
     let errored = run("errored");
     assert_boom(&errored, Outcome::Error, "fake failure");
     let skipped = run("skipped");
-    assert_boom(&skipped, Outcome::Skip, "not supported here");
+    assert_boom(&skipped, Outcome::Declined, "not supported here");
+    assert!(
+        !skipped.conformant(),
+        "a declined case counts against the run"
+    );
+    let no_reason = run("skipped-without-reason");
+    assert_boom(&no_reason, Outcome::Protocol, "without a reason");
+}
+
+#[test]
+fn a_driver_that_skips_everything_does_not_conform() {
+    let report = run("skip-everything");
+    assert!(!report.conformant());
+    assert_eq!(report.summary().passed, 0);
+    let unchecked = report.unchecked();
+    assert!(
+        unchecked.iter().any(|r| r == "no case passed"),
+        "{unchecked:?}"
+    );
+    assert!(
+        unchecked.iter().any(|r| r.contains("op salvage")),
+        "{unchecked:?}"
+    );
 }
 
 #[test]

@@ -25,10 +25,7 @@ fn bench_salvage(group: &mut BenchmarkGroup<'_, WallTime>, reply: &Reply, profil
     let tools = reply.allowlist();
     reply.check(&tools, profile);
     let request = reply.request(&tools, profile);
-    let name = match profile {
-        Profile::PraisonAi => "toolfix-praisonai",
-        Profile::Strict => "toolfix-strict",
-    };
+    let name = format!("toolfix-{profile}");
     group.throughput(Throughput::Bytes(reply.len() as u64));
     group.bench_function(BenchmarkId::new(name, &reply.param), |b| {
         b.iter(|| salvage(black_box(&request)))

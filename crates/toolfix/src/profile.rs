@@ -1,8 +1,11 @@
-//! The two behaviours toolfix implements, and every switch that tells them apart.
+//! The behaviours toolfix implements, and every switch that tells them apart.
 //!
 //! `praisonai` is byte-faithful to praisonaiagents 1.7.17, including where the package
 //! breaks its own documentation. `strict` keeps the documented guarantees on every path.
-//! Each difference is one method here, so a reader can see the whole contract in one place;
+//! `portable` is the profile of the guarantees any implementation should keep
+//! (`docs/guarantees.md`); the reference implements it exactly as `strict`, and the suite
+//! checks it more loosely (arguments as decoded JSON, no CPython forms). Each difference is
+//! one method here, so a reader can see the whole contract in one place;
 //! `docs/profiles.md` argues each one.
 
 use std::fmt;
@@ -12,13 +15,17 @@ use crate::py::INT_MAX_STR_DIGITS;
 use crate::py::json::DecodeLimits;
 
 /// Which behaviour to reproduce.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Profile {
     /// What praisonaiagents 1.7.17 actually does.
     PraisonAi,
     /// The documented guarantees, kept on every path: the default for a Rust runtime.
     #[default]
     Strict,
+    /// The guarantees every implementation should keep, whatever its language
+    /// (`docs/guarantees.md`). The reference behaves here exactly as under `strict`.
+    Portable,
 }
 
 /// The places salvage decodes JSON, which CPython reaches at different stack depths and
@@ -39,14 +46,21 @@ pub const STRICT_MAX_DEPTH: usize = 512;
 
 impl Profile {
     /// Every profile, in a stable order.
-    pub const ALL: [Profile; 2] = [Profile::PraisonAi, Profile::Strict];
+    pub const ALL: [Profile; 3] = [Profile::PraisonAi, Profile::Strict, Profile::Portable];
 
     /// The profile's name on the command line, in case files and in the protocol.
     pub fn name(self) -> &'static str {
         match self {
             Profile::PraisonAi => "praisonai",
             Profile::Strict => "strict",
+            Profile::Portable => "portable",
         }
+    }
+
+    /// Whether the profile reproduces praisonaiagents 1.7.17, quirks and interpreter
+    /// limits included, rather than keeping the documented guarantees.
+    pub fn is_faithful(self) -> bool {
+        self == Profile::PraisonAi
     }
 
     /// Whether the whole-content JSON path checks names against the offered tools.
@@ -54,7 +68,7 @@ impl Profile {
     /// The seed promises no call is invented; praisonai dropped the check on this path
     /// (PR #5359), so a hallucinated `{"name": "wire_transfer"}` is recovered there.
     pub fn allowlists_whole_content(self) -> bool {
-        self == Profile::Strict
+        !self.is_faithful()
     }
 
     /// Whether call payloads are re-read from the text as the model wrote it.
@@ -62,28 +76,29 @@ impl Profile {
     /// praisonai decodes payloads from the fence-masked text, so a fence inside a JSON
     /// string argument reaches the tool as spaces (behaviour doc §2(e).3).
     pub fn decodes_unmasked_payloads(self) -> bool {
-        self == Profile::Strict
+        !self.is_faithful()
     }
 
     /// Whether a whole-content JSON call that fails the allowlist still claims the whole
     /// content, so a call quoted inside its strings is never run.
     pub fn reserves_rejected_whole_content(self) -> bool {
-        self == Profile::Strict
+        !self.is_faithful()
     }
 
     /// The decoder limits at a JSON site: CPython's interpreter limits under praisonai
     /// (exceeding them is an error outcome), a documented depth bound under strict
     /// (exceeding it rejects the payload).
     pub fn json_limits(self, site: JsonSite) -> DecodeLimits {
-        match self {
-            Profile::PraisonAi => DecodeLimits {
+        if self.is_faithful() {
+            DecodeLimits {
                 max_depth: praisonai_max_depth(site),
                 int_max_str_digits: Some(INT_MAX_STR_DIGITS),
-            },
-            Profile::Strict => DecodeLimits {
+            }
+        } else {
+            DecodeLimits {
                 max_depth: STRICT_MAX_DEPTH,
                 int_max_str_digits: None,
-            },
+            }
         }
     }
 }
@@ -128,6 +143,8 @@ impl FromStr for Profile {
         Profile::ALL
             .into_iter()
             .find(|p| p.name() == s)
-            .ok_or_else(|| format!("unknown profile {s:?} (expected praisonai or strict)"))
+            .ok_or_else(|| {
+                format!("unknown profile {s:?} (expected praisonai, strict or portable)")
+            })
     }
 }

@@ -15,7 +15,7 @@ pub fn execute(data: &[u8]) {
     let Ok(input) = DispatchInput::arbitrary(&mut Unstructured::new(data)) else {
         return;
     };
-    for profile in Profile::ALL {
+    for profile in crate::PROFILES {
         match dispatch(&input.registry, &input.name, &input.arguments, profile) {
             Ok(outcome) => {
                 if let Err(violation) = check(&input, &outcome) {

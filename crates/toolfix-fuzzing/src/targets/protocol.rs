@@ -1,6 +1,5 @@
 //! The `protocol` target: one request line into `toolfix serve`.
 
-use toolfix::Profile;
 use toolfix_harness::protocol::message::Request;
 use toolfix_harness::protocol::server::serve;
 use toolfix_harness::protocol::wire::decode_line;
@@ -13,7 +12,7 @@ pub fn protocol(data: &[u8]) {
     let mut input = line.to_vec();
     input.push(b'\n');
     let silent = line.iter().all(u8::is_ascii_whitespace) || is_stop(line);
-    for profile in Profile::ALL {
+    for profile in crate::PROFILES {
         let mut output = Vec::new();
         serve(profile, input.as_slice(), &mut output).expect("serving from memory cannot fail");
         let answers: Vec<&[u8]> = output.split_inclusive(|&b| b == b'\n').collect();

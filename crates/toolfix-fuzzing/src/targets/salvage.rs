@@ -77,7 +77,7 @@ fn check_content(
     budget: Budget,
 ) -> [Option<Vec<Call>>; 2] {
     let bytes = content.as_bytes();
-    let outcomes = Profile::ALL.map(|profile| {
+    let outcomes = crate::PROFILES.map(|profile| {
         let request = Request::new(content, tools).profile(profile);
         let outcome = Adapter::ALL
             .map(|adapter| timed(&request.adapter(adapter), profile, budget, bytes.len()));

@@ -10,11 +10,11 @@ use std::collections::HashSet;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
-use super::handshake::Handshake;
 use super::lines::Event;
 use super::outcome::Outcome;
 use super::process::{Process, describe_exit};
 use super::session::{Duplicate, Exchange, Reply, Session};
+use crate::protocol::handshake::Handshake;
 use crate::protocol::message::{Answer, Request};
 use crate::protocol::wire::{decode_line, encode_line};
 use toolfix::py::Value;

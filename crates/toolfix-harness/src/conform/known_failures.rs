@@ -13,12 +13,16 @@
 //! A failing case an entry matches is `xfail`; a passing one is `xpass`. An entry that
 //! matches no case of the suite under the profiles run is stale.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::kind::Kind;
 use super::outcome::{Outcome, Verdict};
+use super::report::describe_rule;
 use super::result::{CaseResult, Known};
 use crate::protocol::wire::encode_line;
+use crate::suite::guarantee::{RULES, Rule};
 use toolfix::Profile;
 
 /// One entry.
@@ -139,6 +143,11 @@ fn entry(item: &toml::Value) -> Result<Entry, String> {
     let reason = text("reason")?
         .filter(|r| !r.trim().is_empty())
         .ok_or("needs a reason")?;
+    if reason.starts_with("TODO") {
+        return Err(format!(
+            "{id}: the reason is still the TODO that --write-known-failures wrote; say in one sentence what the implementation does here"
+        ));
+    }
     Ok(Entry {
         id,
         pattern,
@@ -148,10 +157,15 @@ fn entry(item: &toml::Value) -> Result<Entry, String> {
     })
 }
 
+/// The reason `--write-known-failures` writes where it knows none: loading a file that
+/// still holds it fails, so every entry ends up with a reason a person wrote.
+pub const PLACEHOLDER: &str = "TODO: say in one sentence what the implementation does here";
+
 /// A known-failures file for the current failures: the entries still covering a failure
-/// as they were, then one entry per new failure. Its reason is `explain(result)` when that
-/// knows one (the case's own note on why implementations differ there), else derived from
-/// the result.
+/// as they were, then one entry per new failure, grouped under a comment per kind of
+/// failure and rule (`docs/guarantees.md`), with what the case got as a comment. Its
+/// reason is `explain(result)` when that knows one (the case's own note on why
+/// implementations differ there), else [`PLACEHOLDER`], which must be replaced.
 pub fn write(
     known: &KnownFailures,
     results: &[CaseResult],
@@ -162,6 +176,9 @@ pub fn write(
         "# Known failures: cases this implementation is known to fail, each with why.\n",
     );
     text.push_str("# Written by `toolfix conform --write-known-failures`; see docs/conform.md.\n");
+    text.push_str(
+        "# Replace every TODO reason with one sentence: the file does not load until then.\n",
+    );
     for entry in &known.entries {
         if results.iter().any(|r| {
             r.outcome == Outcome::Xfail && r.known.as_ref().is_some_and(|k| k.id == entry.id)
@@ -175,33 +192,58 @@ pub fn write(
             );
         }
     }
-    for result in results {
-        if result.outcome.is_failure() && result.verdict(strict) == Verdict::Failed {
+    let new = results
+        .iter()
+        .filter(|r| r.outcome.is_failure() && r.verdict(strict) == Verdict::Failed);
+    let mut groups: BTreeMap<(Option<Kind>, usize), Vec<&CaseResult>> = BTreeMap::new();
+    for result in new {
+        let order = result.rule.map_or(usize::MAX, rule_position);
+        groups
+            .entry((result.kind(), order))
+            .or_default()
+            .push(result);
+    }
+    for ((kind, _), group) in groups {
+        let rule = group[0]
+            .rule
+            .map_or_else(String::new, |r| format!(" · {}", describe_rule(r)));
+        let kind = kind.map_or("failure", Kind::name);
+        let _ = write!(text, "\n# ---- {kind}{rule}: {} cases\n", group.len());
+        for result in group {
+            let _ = writeln!(text, "# got: {}", observed(result));
+            let reason = explain(result).unwrap_or_else(|| PLACEHOLDER.to_owned());
             let id = glob::Pattern::escape(&result.id);
-            push_entry(
-                &mut text,
-                &id,
-                Some(result.profile),
-                &explain(result).unwrap_or_else(|| derived_reason(result)),
-                "",
-            );
+            push_entry(&mut text, &id, Some(result.profile), &reason, "");
         }
     }
     text
 }
 
+/// A rule's position in `docs/guarantees.md`.
+fn rule_position(rule: &Rule) -> usize {
+    RULES
+        .iter()
+        .position(|r| r.id == rule.id)
+        .unwrap_or(usize::MAX)
+}
+
 fn push_entry(text: &mut String, id: &str, profile: Option<Profile>, reason: &str, link: &str) {
     let quoted = |s: &str| toml::Value::String(s.to_owned()).to_string();
-    let _ = writeln!(text, "\n[[failure]]\nid = {}", quoted(id));
+    let _ = writeln!(text, "[[failure]]\nid = {}", quoted(id));
     if let Some(profile) = profile {
         let _ = writeln!(text, "profile = {}", quoted(profile.name()));
     }
-    let _ = writeln!(text, "reason = {}\nlink = {}", quoted(reason), quoted(link));
+    let _ = writeln!(
+        text,
+        "reason = {}\nlink = {}\n",
+        quoted(reason),
+        quoted(link)
+    );
 }
 
-/// `fails in <outcome>: <what it gave>`, short.
-fn derived_reason(result: &CaseResult) -> String {
-    const SHOWN: usize = 120;
+/// What the case got, short and on one line: the output, or the message.
+fn observed(result: &CaseResult) -> String {
+    const SHOWN: usize = 160;
     let what = match (&result.actual, &result.message) {
         (Some(actual), _) => encode_line(actual),
         (None, Some(message)) => message.lines().next().unwrap_or_default().to_owned(),
@@ -213,7 +255,7 @@ fn derived_reason(result: &CaseResult) -> String {
     } else {
         ""
     };
-    format!("fails in {}: {short}{more}", result.outcome)
+    format!("{} {short}{more}", result.outcome)
 }
 
 #[cfg(test)]
@@ -230,6 +272,13 @@ mod tests {
         assert!(errors[0].contains("reason"));
         assert!(errors[1].contains("id"));
         assert!(errors[2].contains("issue"));
+    }
+
+    #[test]
+    fn a_written_placeholder_reason_does_not_load() {
+        let text = format!("[[failure]]\nid = \"a/b\"\nreason = \"{PLACEHOLDER}\"\n");
+        let errors = KnownFailures::parse(&text).unwrap_err();
+        assert!(errors[0].contains("one sentence"), "{errors:?}");
     }
 
     #[test]

@@ -15,7 +15,8 @@
 //! * [`report`]: the forms a run is written in; [`smoke`]: the adapter check.
 
 pub mod driver;
-pub mod handshake;
+
+pub mod kind;
 pub mod known_failures;
 pub mod lines;
 pub mod outcome;
@@ -37,13 +38,13 @@ pub use driver::{DriverConfig, StartError};
 pub use known_failures::KnownFailures;
 pub use outcome::{Outcome, Verdict};
 pub use plan::Filter;
-pub use report::{Implementation, Report, Summary};
+pub use report::{Declared, Implementation, Report, Summary};
 pub use result::CaseResult;
 pub use runner::{Progress, Quiet};
 
+use crate::protocol::handshake::Handshake;
 use crate::suite::Case;
 use driver::Driver;
-use handshake::Handshake;
 use session::{Reference, Session};
 use toolfix::Profile;
 
@@ -185,11 +186,17 @@ fn implementation(target: &Target, handshake: Option<&Handshake>) -> Implementat
         Target::Reference => (None, None),
         Target::Command(argv) => (Some(shell_words::join(argv)), handshake.map(|h| h.profile)),
     };
+    let declared = handshake.map_or_else(Declared::default, |h| Declared {
+        ops: h.ops.clone(),
+        dialects: h.dialects.clone(),
+        policies: h.policies.clone(),
+    });
     Implementation {
         name,
         version,
         language,
         command,
         declared_profile,
+        declared,
     }
 }

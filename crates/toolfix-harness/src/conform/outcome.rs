@@ -19,8 +19,11 @@ pub enum Outcome {
     Xfail,
     /// A listed known failure that now passes.
     Xpass,
-    /// Not sent (undeclared op or dialect), or the implementation declined it.
+    /// Not sent: the implementation's declarations (ops, dialects, policies) leave it out.
     Skip,
+    /// Sent, and the implementation answered `skipped`: it declined a case its
+    /// declarations cover, which counts against it.
+    Declined,
     /// The implementation answered `errored`.
     Error,
     /// The implementation exited (or closed its stdout) before answering.
@@ -36,12 +39,13 @@ pub enum Outcome {
 
 impl Outcome {
     /// Every outcome, in report order.
-    pub const ALL: [Outcome; 10] = [
+    pub const ALL: [Outcome; 11] = [
         Outcome::Pass,
         Outcome::Fail,
         Outcome::Xfail,
         Outcome::Xpass,
         Outcome::Skip,
+        Outcome::Declined,
         Outcome::Error,
         Outcome::Crash,
         Outcome::Timeout,
@@ -57,6 +61,7 @@ impl Outcome {
             Outcome::Xfail => "xfail",
             Outcome::Xpass => "xpass",
             Outcome::Skip => "skip",
+            Outcome::Declined => "declined",
             Outcome::Error => "error",
             Outcome::Crash => "crash",
             Outcome::Timeout => "timeout",
@@ -70,7 +75,12 @@ impl Outcome {
     pub fn is_failure(self) -> bool {
         matches!(
             self,
-            Outcome::Fail | Outcome::Error | Outcome::Crash | Outcome::Timeout | Outcome::Protocol
+            Outcome::Fail
+                | Outcome::Declined
+                | Outcome::Error
+                | Outcome::Crash
+                | Outcome::Timeout
+                | Outcome::Protocol
         )
     }
 }
@@ -107,17 +117,19 @@ pub enum Verdict {
 /// How an outcome at a level counts.
 ///
 /// * passed: `pass`, and `xpass` without `--strict`;
-/// * failed: `fail` at `must` or `should`, `error`, `crash`, `timeout`, `protocol`,
-///   `not_run`, and `xpass` under `--strict`;
-/// * skipped: `skip`, `xfail`, and `fail` at `may` (reported, never failed).
+/// * failed: `fail` and `declined` at `must` or `should`, `error`, `crash`, `timeout`,
+///   `protocol`, `not_run`, and `xpass` under `--strict`;
+/// * skipped: `skip` (not sent), `xfail`, and `fail` or `declined` at `may` (reported,
+///   never failed).
 pub fn verdict(outcome: Outcome, level: Level, strict: bool) -> Verdict {
     match outcome {
         Outcome::Pass => Verdict::Passed,
         Outcome::Xpass if strict => Verdict::Failed,
         Outcome::Xpass => Verdict::Passed,
-        Outcome::Fail if level == Level::May => Verdict::Skipped,
+        Outcome::Fail | Outcome::Declined if level == Level::May => Verdict::Skipped,
         Outcome::Skip | Outcome::Xfail => Verdict::Skipped,
         Outcome::Fail
+        | Outcome::Declined
         | Outcome::Error
         | Outcome::Crash
         | Outcome::Timeout
@@ -145,5 +157,14 @@ mod tests {
         assert_eq!(verdict(Outcome::Xpass, Level::Must, true), Verdict::Failed);
         assert_eq!(verdict(Outcome::Xpass, Level::Must, false), Verdict::Passed);
         assert_eq!(verdict(Outcome::Fail, Level::Should, true), Verdict::Failed);
+        assert_eq!(
+            verdict(Outcome::Declined, Level::Must, true),
+            Verdict::Failed
+        );
+        assert_eq!(
+            verdict(Outcome::Declined, Level::May, true),
+            Verdict::Skipped
+        );
+        assert_eq!(verdict(Outcome::Skip, Level::Must, true), Verdict::Skipped);
     }
 }

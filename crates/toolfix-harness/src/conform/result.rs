@@ -2,8 +2,10 @@
 
 use std::time::Duration;
 
+use super::kind::{self, Kind};
 use super::outcome::{Outcome, Verdict, verdict};
 use crate::suite::Level;
+use crate::suite::guarantee::Rule;
 use toolfix::Profile;
 use toolfix::py::Value;
 
@@ -43,6 +45,10 @@ pub struct CaseResult {
     pub message: Option<String>,
     /// Where the real package departs from its documentation on this case.
     pub deviation: Option<String>,
+    /// The portable rule the case checks (`docs/guarantees.md`).
+    pub rule: Option<&'static Rule>,
+    /// Where the case's expectation comes from.
+    pub source: String,
     /// The case's tags.
     pub tags: Vec<String>,
     /// A shell command that replays the case against the implementation.
@@ -62,5 +68,18 @@ impl CaseResult {
     /// Where the case counts, under `--strict` or not.
     pub fn verdict(&self, strict: bool) -> Verdict {
         verdict(self.outcome, self.level, strict)
+    }
+
+    /// What kind of failure it is, when it went wrong.
+    pub fn kind(&self) -> Option<Kind> {
+        kind::of(self)
+    }
+
+    /// Whether it is a failure on a safety rule (`docs/guarantees.md`) at `must`, which a
+    /// known-failures entry may cover but never silence.
+    pub fn breaks_safety(&self) -> bool {
+        self.level == Level::Must
+            && self.rule.is_some_and(|r| r.safety)
+            && (self.outcome.is_failure() || self.outcome == Outcome::Xfail)
     }
 }

@@ -128,20 +128,25 @@ fn not_sent(
 
 /// A case that was sent, judged on its reply.
 fn judged(session: &dyn Session, planned: &Planned<'_>, exchange: Exchange) -> CaseResult {
-    let expected = &planned.expectation.expected;
+    let expectation = planned.expectation;
     let (outcome, actual, message) = match exchange.reply {
         Reply::Answered(Answer::Output(output)) => {
-            let outcome = if expected.is_met_by(&output) {
+            let outcome = if expectation.is_met_by(&planned.case.op, &output) {
                 Outcome::Pass
             } else {
                 Outcome::Fail
             };
             (outcome, Some(output), None)
         }
-        Reply::Answered(Answer::Skipped(why)) => (
-            Outcome::Skip,
+        Reply::Answered(Answer::Skipped(why)) if why.trim().is_empty() => (
+            Outcome::Protocol,
             None,
-            Some(format!("the implementation skipped it: {why}")),
+            Some("a skipped answer without a reason (the protocol requires one)".to_owned()),
+        ),
+        Reply::Answered(Answer::Skipped(why)) => (
+            Outcome::Declined,
+            None,
+            Some(format!("the implementation declined it: {why}")),
         ),
         Reply::Answered(Answer::Errored(message)) => (Outcome::Error, None, Some(message)),
         Reply::Broken { outcome, message } => (outcome, None, Some(message)),
@@ -168,6 +173,8 @@ fn base(planned: &Planned<'_>, outcome: Outcome) -> CaseResult {
         actual: None,
         message: None,
         deviation: expectation.deviation.clone(),
+        rule: expectation.rule,
+        source: case.source.clone(),
         tags: case.tags.clone(),
         reproduce: None,
         stderr: String::new(),

@@ -5,8 +5,8 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
-use super::handshake::Handshake;
 use super::outcome::Outcome;
+use crate::protocol::handshake::Handshake;
 use crate::protocol::message::Answer;
 use crate::protocol::ops;
 use toolfix::Profile;

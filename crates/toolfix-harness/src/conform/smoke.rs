@@ -1,90 +1,119 @@
-//! `toolfix smoke`: a handful of trivial cases per op, to check an adapter speaks the
-//! protocol before a full run (Bowtie's `smoke`). Each expectation is what the embedded
-//! reference answers, so the checks cannot drift from the suite.
+//! `toolfix smoke`: one trivial case per op and one well-formed call per dialect, to check a
+//! driver speaks the protocol and recovers what it declares before a full run (Bowtie's
+//! `smoke`). Each expectation is what the embedded reference answers, so the checks cannot
+//! drift from the suite; a driver is sent the checks of the ops and dialects it declares.
 
 use crate::protocol::message::Answer;
 use crate::protocol::ops;
 use crate::protocol::wire::decode_line;
 use crate::suite::{Case, Expectation, Expected, Level};
+use toolfix::Dialect;
 use toolfix::Profile;
+use toolfix::py::Value;
 
-/// One built-in check.
-pub struct Check {
-    /// The case id.
-    pub id: &'static str,
-    /// What it checks, for people.
-    pub description: &'static str,
+/// One built-in check of an op.
+struct Check {
+    id: &'static str,
+    description: &'static str,
     op: &'static str,
-    dialects: &'static [&'static str],
     input: &'static str,
 }
 
-/// The checks, in order.
-pub const CHECKS: [Check; 4] = [
+/// The op checks, in order.
+const CHECKS: [Check; 3] = [
     Check {
         id: "salvage/smoke/clean-reply",
         description: "a reply without a call salvages to null",
         op: "salvage",
-        dialects: &[],
         input: r#"{"content": "It is sunny in Paris today.", "tools": ["get_weather"], "adapter": "ollama"}"#,
-    },
-    Check {
-        id: "salvage/smoke/one-tool-call",
-        description: "one <tool_call> block salvages to its call",
-        op: "salvage",
-        dialects: &["tool_call"],
-        input: r#"{"content": "I'll check.\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>", "tools": ["get_weather"], "adapter": "ollama"}"#,
     },
     Check {
         id: "execute/smoke/exact-name",
         description: "a call by the exact name runs the tool",
         op: "execute",
-        dialects: &[],
         input: r#"{"tools": [{"name": "web_search", "params": [{"name": "query"}], "returns_template": "results for {query}"}], "call": {"name": "web_search", "arguments": {"query": "hello"}}}"#,
     },
     Check {
         id: "format_result/smoke/none-result",
         description: "a None result formats as a tool message",
         op: "format_result",
-        dialects: &[],
         input: r#"{"adapter": "ollama", "function_name": "get_weather", "tool_result": null, "tool_call_id": "call_1"}"#,
     },
 ];
 
-/// The checks as cases, expecting under each profile what the reference answers.
+/// A reply holding one well-formed `get_weather(city="Paris")` call in `dialect`.
+fn sample(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::WholeJson => r#"{"name": "get_weather", "arguments": {"city": "Paris"}}"#,
+        Dialect::ToolCall => {
+            "I'll check.\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>"
+        }
+        Dialect::Function => "I'll check.\n<function=get_weather>{\"city\": \"Paris\"}</function>",
+        Dialect::Bracket => {
+            "I'll check.\n[TOOL_CALL]{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}[/TOOL_CALL]"
+        }
+        Dialect::PythonTag => {
+            "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}"
+        }
+        Dialect::React => {
+            "Thought: I need the weather.\nAction: get_weather\nAction Input: {\"city\": \"Paris\"}"
+        }
+    }
+}
+
+/// The checks as cases: one per op, then one per dialect, each expecting under every
+/// profile what the reference answers.
 pub fn cases() -> Vec<Case> {
-    CHECKS.iter().filter_map(case).collect()
+    let ops = CHECKS.iter().filter_map(|check| {
+        let input = decode_line(check.input.as_bytes()).ok()?;
+        case(check.id.to_owned(), check.op, input, &[], check.description)
+    });
+    let dialects = Dialect::ALL.into_iter().filter_map(|dialect| {
+        let input = Value::dict([
+            ("content", Value::str(sample(dialect))),
+            ("tools", Value::List(vec![Value::str("get_weather")])),
+            ("adapter", Value::str("ollama")),
+        ]);
+        let id = format!("salvage/smoke/dialect-{}", dialect.name());
+        let description = "one well-formed call of the dialect salvages to that call";
+        case(id, "salvage", input, &[dialect.name()], description)
+    });
+    ops.chain(dialects).collect()
 }
 
 /// What a check is about, by case id.
 pub fn description(id: &str) -> &'static str {
-    CHECKS
-        .iter()
-        .find(|c| c.id == id)
-        .map_or("", |c| c.description)
+    match CHECKS.iter().find(|c| c.id == id) {
+        Some(check) => check.description,
+        None if id.starts_with("salvage/smoke/dialect-") => {
+            "one well-formed call of the dialect salvages to that call"
+        }
+        None => "",
+    }
 }
 
-fn case(check: &Check) -> Option<Case> {
-    let input = decode_line(check.input.as_bytes()).ok()?;
+fn case(id: String, op: &str, input: Value, dialects: &[&str], description: &str) -> Option<Case> {
     let expectations = Profile::ALL
         .into_iter()
-        .map(|profile| match ops::run(check.op, &input, profile) {
+        .map(|profile| match ops::run(op, &input, profile) {
             Answer::Output(output) => Some(Expectation {
                 profile,
                 expected: Expected::Output(output),
                 level: Level::Must,
                 deviation: None,
+                rule: None,
             }),
             _ => None,
         })
         .collect::<Option<Vec<_>>>()?;
     Some(Case {
-        id: check.id.to_owned(),
-        op: check.op.to_owned(),
+        id,
+        op: op.to_owned(),
         input,
         tags: vec!["smoke".to_owned()],
-        dialects: check.dialects.iter().map(|d| (*d).to_owned()).collect(),
-        source: format!("toolfix smoke: {}", check.description),
+        dialects: dialects.iter().map(|d| (*d).to_owned()).collect(),
+        source: format!("toolfix smoke: {description}"),
+        policies: Vec::new(),
         documented: None,
         expectations,
     })
@@ -95,13 +124,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_check_has_an_expectation_under_every_profile() {
+    fn every_op_and_dialect_has_a_check_under_every_profile() {
         let cases = cases();
-        assert_eq!(cases.len(), CHECKS.len());
+        assert_eq!(cases.len(), CHECKS.len() + Dialect::ALL.len());
         assert!(
             cases
                 .iter()
                 .all(|c| c.expectations.len() == Profile::ALL.len())
         );
+        for op in ops::OPS {
+            assert!(cases.iter().any(|c| c.op == op), "{op}");
+        }
+    }
+
+    #[test]
+    fn each_dialect_sample_is_one_call_in_the_reference() {
+        for dialect in Dialect::ALL {
+            let case = cases()
+                .into_iter()
+                .find(|c| c.dialects == [dialect.name()])
+                .expect("a check per dialect");
+            let output = &case.expectations[0].expected;
+            let Expected::Output(output) = output else {
+                panic!("{dialect:?}: an error");
+            };
+            let calls = crate::suite::semantic::calls(output).expect("calls");
+            assert_eq!(calls.len(), 1, "{dialect:?}");
+        }
     }
 }

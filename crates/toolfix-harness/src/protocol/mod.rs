@@ -8,6 +8,7 @@
 //! cannot hold (`wire`).
 
 pub mod fields;
+pub mod handshake;
 pub mod message;
 pub mod ops;
 pub mod server;

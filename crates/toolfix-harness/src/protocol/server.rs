@@ -2,12 +2,12 @@
 
 use std::io::{self, BufRead, Write};
 
+use super::handshake::Handshake;
 use super::message::{Answer, Request};
+use super::ops;
 use super::wire::{decode_line, encode_line};
-use super::{PROTOCOL_VERSION, ops};
 use toolfix::Profile;
 use toolfix::py::Value;
-use toolfix::salvage::Dialect;
 
 /// Serves requests from `input` until `stop` or the end of input, answering on `output`
 /// one flushed line per request. Only I/O errors end it early.
@@ -43,25 +43,9 @@ fn answer(profile: Profile, line: &[u8]) -> Option<Value> {
     }
 }
 
-/// The handshake answer.
+/// The handshake answer: what the reference declares under `profile`.
 fn hello(profile: Profile) -> Value {
-    let strings = |items: &[&str]| Value::List(items.iter().map(|s| Value::str(s)).collect());
-    let dialects: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
-    Value::dict([
-        ("protocol", Value::int(PROTOCOL_VERSION)),
-        (
-            "implementation",
-            Value::dict([
-                ("name", Value::str("toolfix")),
-                ("version", Value::str(env!("CARGO_PKG_VERSION"))),
-                ("language", Value::str("rust")),
-                ("homepage", Value::str(env!("CARGO_PKG_REPOSITORY"))),
-            ]),
-        ),
-        ("profile", Value::str(profile.name())),
-        ("ops", strings(&ops::OPS)),
-        ("dialects", strings(&dialects)),
-    ])
+    Handshake::reference(profile).to_value()
 }
 
 #[cfg(test)]

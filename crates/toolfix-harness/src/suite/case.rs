@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::guarantee::Rule;
+use super::semantic;
 use crate::protocol::wire::encode_line;
 use toolfix::Profile;
 use toolfix::py::Value;
@@ -90,6 +92,23 @@ pub struct Expectation {
     pub level: Level,
     /// Where the real package departs from its documentation here, and how.
     pub deviation: Option<String>,
+    /// The portable rule (`docs/guarantees.md`) the expectation checks: every `portable`
+    /// expectation names one.
+    pub rule: Option<&'static Rule>,
+}
+
+impl Expectation {
+    /// Whether `actual`, the output of `op`, meets the expectation: exactly under
+    /// `praisonai` and `strict`, as a user observes it under `portable`
+    /// ([`semantic`]).
+    pub fn is_met_by(&self, op: &str, actual: &Value) -> bool {
+        match (&self.expected, self.profile) {
+            (Expected::Output(expected), Profile::Portable) => {
+                semantic::meets(op, expected, actual)
+            }
+            (expected, _) => expected.is_met_by(actual),
+        }
+    }
 }
 
 /// One spec case.
@@ -107,6 +126,9 @@ pub struct Case {
     pub dialects: Vec<String>,
     /// Where the expectation comes from.
     pub source: String,
+    /// The policies (`docs/guarantees.md`) the case is about, with the value an
+    /// implementation must declare to be sent the case.
+    pub policies: Vec<(String, bool)>,
     /// What the seed page itself shows for this example, when it is one.
     pub documented: Option<String>,
     /// The expectation per profile, for the profiles the case applies to.

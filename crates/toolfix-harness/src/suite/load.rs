@@ -11,17 +11,20 @@
 //! | `source` | required: where the expectation comes from |
 //! | `level` | `must` (default), `should`, `may` |
 //! | `tags`, `dialects` | lists of strings |
-//! | `profiles` | the profiles the case applies to (default: all) |
+//! | `profiles` | the profiles the case applies to (default: `praisonai` and `strict`, plus `portable` when the case has a `portable` table) |
+//! | `policies` | a table of booleans: the policies (`docs/guarantees.md`) the case is about, with the value an implementation must declare |
 //! | `documented` | what the seed page shows for this example |
 //! | op input keys | see [`OpSpec`]; any of them as `<key>_json` (JSON text); or `input_json` |
 //! | `expect` | the expectation for every profile |
 //! | `praisonai`, `strict` | the expectation for one profile, with `deviation` and `level` |
+//! | `portable` | the portable expectation: `rule` (required, a `docs/guarantees.md` id), optional `level` (default: the rule's), and expectation keys when they differ from `expect` |
 
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::case::{Case, Expectation, Expected, Level};
+use super::guarantee;
 use super::toml_value::{from_json, to_value};
 use toolfix::Profile;
 use toolfix::py::{PyStr, Value};
@@ -81,7 +84,7 @@ const OPS: [OpSpec; 3] = [
     },
 ];
 
-const CASE_KEYS: [&str; 12] = [
+const CASE_KEYS: [&str; 14] = [
     "name",
     "op",
     "source",
@@ -89,11 +92,22 @@ const CASE_KEYS: [&str; 12] = [
     "tags",
     "dialects",
     "profiles",
+    "policies",
     "documented",
     "expect",
     "praisonai",
     "strict",
+    "portable",
     "input_json",
+];
+
+/// The policies a case may be about (`docs/guarantees.md`, "Policies").
+pub const POLICIES: [&str; 5] = [
+    "adapters",
+    "unclosed_calls",
+    "lenient_json",
+    "case_insensitive_names",
+    "masks_reasoning",
 ];
 
 /// Every case of every `*.toml` file under `root`, in path order.
@@ -255,9 +269,35 @@ fn parse_case(id: &str, table: &toml::Table) -> Result<Case, String> {
         tags: strings(table, "tags")?,
         dialects,
         source,
+        policies: policies(table)?,
         documented: string(table, "documented")?,
         expectations: expectations(table, spec, level)?,
     })
+}
+
+/// The `policies` table: known policy names, boolean values.
+fn policies(table: &toml::Table) -> Result<Vec<(String, bool)>, String> {
+    let Some(value) = table.get("policies") else {
+        return Ok(Vec::new());
+    };
+    let policies = value
+        .as_table()
+        .ok_or("policies must be a table of booleans")?;
+    policies
+        .iter()
+        .map(|(name, value)| {
+            if !POLICIES.contains(&name.as_str()) {
+                return Err(format!(
+                    "unknown policy {name:?} (expected one of {})",
+                    POLICIES.join(", ")
+                ));
+            }
+            let value = value
+                .as_bool()
+                .ok_or_else(|| format!("policy {name:?} must be true or false"))?;
+            Ok((name.clone(), value))
+        })
+        .collect()
 }
 
 /// Rejects keys the format does not know.
@@ -327,8 +367,11 @@ fn expectations(
     spec: &OpSpec,
     level: Level,
 ) -> Result<Vec<Expectation>, String> {
-    let profiles = match table.get("profiles") {
-        None => Profile::ALL.to_vec(),
+    let profiles: Vec<Profile> = match table.get("profiles") {
+        None => Profile::ALL
+            .into_iter()
+            .filter(|p| *p != Profile::Portable || table.contains_key("portable"))
+            .collect(),
         Some(_) => strings(table, "profiles")?
             .iter()
             .map(|p| p.parse())
@@ -343,20 +386,58 @@ fn expectations(
     }
     profiles
         .into_iter()
-        .map(|profile| {
-            let (expect, per_profile) = match table.get(profile.name()) {
-                Some(t) => (t, true),
-                None => (
-                    table
-                        .get("expect")
-                        .ok_or_else(|| format!("no expectation for {profile}"))?,
-                    false,
-                ),
-            };
-            let expect = expect.as_table().ok_or("an expectation must be a table")?;
-            expectation(expect, spec, profile, level, per_profile)
+        .map(|profile| match profile {
+            Profile::Portable => portable(table, spec),
+            _ => {
+                let (expect, per_profile) = match table.get(profile.name()) {
+                    Some(t) => (t, true),
+                    None => (shared(table, profile)?, false),
+                };
+                let expect = expect.as_table().ok_or("an expectation must be a table")?;
+                expectation(expect, spec, profile, level, per_profile)
+            }
         })
         .collect()
+}
+
+/// The `expect` table, which holds for every profile without one of its own.
+fn shared(table: &toml::Table, profile: Profile) -> Result<&toml::Value, String> {
+    table
+        .get("expect")
+        .ok_or_else(|| format!("no expectation for {profile}"))
+}
+
+/// The portable expectation: the `portable` table's own expectation keys, or `expect`'s,
+/// with the rule it checks and its level (by default the rule's).
+fn portable(table: &toml::Table, spec: &OpSpec) -> Result<Expectation, String> {
+    let own = match table.get("portable") {
+        Some(t) => t.as_table().ok_or("portable must be a table")?.clone(),
+        None => toml::Table::new(),
+    };
+    let id = string(&own, "rule")?.ok_or(
+        "a portable expectation needs a rule (an id of docs/guarantees.md, such as \"G1\")",
+    )?;
+    let rule = guarantee::find(&id).ok_or_else(|| format!("unknown rule {id:?}"))?;
+    let mut keys = own.clone();
+    keys.remove("rule");
+    keys.remove("level");
+    let expect = if keys.is_empty() {
+        shared(table, Profile::Portable)?
+            .as_table()
+            .ok_or("an expectation must be a table")?
+            .clone()
+    } else {
+        keys
+    };
+    let mut expectation = expectation(&expect, spec, Profile::Portable, rule.level, false)?;
+    if let Some(level) = string(&own, "level")? {
+        expectation.level = level.parse()?;
+    }
+    if matches!(expectation.expected, Expected::Raises(_)) {
+        return Err("a portable expectation is an output, never a raised exception".into());
+    }
+    expectation.rule = Some(rule);
+    Ok(expectation)
 }
 
 fn expectation(
@@ -389,6 +470,7 @@ fn expectation(
             None => level,
         },
         deviation: string(table, "deviation")?,
+        rule: None,
     })
 }
 

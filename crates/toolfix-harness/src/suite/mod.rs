@@ -8,7 +8,9 @@
 
 pub mod case;
 pub mod embedded;
+pub mod guarantee;
 pub mod load;
+pub mod semantic;
 mod toml_value;
 
 pub use case::{Case, Expectation, Expected, Level};

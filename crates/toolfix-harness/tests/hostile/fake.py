@@ -63,6 +63,8 @@ def boom(seq):
         send({"seq": seq, "errored": "ValueError: fake failure"})
     elif MODE == "skipped":
         send({"seq": seq, "skipped": "not supported here"})
+    elif MODE == "skipped-without-reason":
+        send({"seq": seq, "skipped": ""})
     elif MODE == "flood-stdout":
         chunk = "x" * (1 << 20)
         for _ in range(100):
@@ -89,6 +91,8 @@ def main():
             hello()
         elif cmd == "stop":
             return
+        elif MODE == "skip-everything":
+            send({"seq": request["seq"], "skipped": "not implemented yet"})
         elif request.get("input", {}).get("content") == "boom":
             boom(request["seq"])
         else:

@@ -158,7 +158,7 @@ pub fn execute(
     profile: Profile,
 ) -> Result<Dispatch, PyException> {
     let unrun = |returned, outcome| Ok(Dispatch::unrun(returned, outcome));
-    if profile == Profile::PraisonAi {
+    if profile.is_faithful() {
         if let Some(returned) = approval_failure(name, arguments) {
             return unrun(returned, Outcome::ApprovalFailed);
         }
@@ -176,7 +176,7 @@ pub fn execute(
             );
         }
     };
-    if profile == Profile::Strict && registry.is_denied(tool.name()) {
+    if !profile.is_faithful() && registry.is_denied(tool.name()) {
         return unrun(denied_error(tool.name()), Outcome::Denied);
     }
     let dispatch = run(tool, name, arguments, profile)?;
@@ -206,9 +206,9 @@ fn run(
     profile: Profile,
 ) -> Result<Dispatch, PyException> {
     let signature = tool.signature();
-    let introspection = match profile {
-        Profile::PraisonAi => inspect::check_signature(signature),
-        Profile::Strict => Ok(()),
+    let introspection = match profile.is_faithful() {
+        true => inspect::check_signature(signature),
+        false => Ok(()),
     };
     let inspectable = introspection.is_ok();
     let kwargs: Vec<(PyStr, Value)> = match inspectable && !arguments.is_empty() {
@@ -219,11 +219,11 @@ fn run(
             .collect(),
     };
     let gate = inspectable.then(|| inspect::bind_kwargs(signature, &kwargs));
-    let named = match profile {
-        Profile::PraisonAi => str_of(requested),
-        Profile::Strict => tool.name().clone(),
+    let named = match profile.is_faithful() {
+        true => str_of(requested),
+        false => tool.name().clone(),
     };
-    if let (Profile::Strict, Some(Err(error))) = (profile, &gate) {
+    if let (false, Some(Err(error))) = (profile.is_faithful(), &gate) {
         let returned = bind::bind_failure(error.clone(), &named, signature);
         return Ok(Dispatch::unrun(returned, Outcome::BindFailed));
     }

@@ -76,7 +76,7 @@ impl Allowlist {
                 }
                 Ok(Some(_)) => allowlist.add_unmatchable(),
                 Ok(None) => {}
-                Err(_) if profile == Profile::Strict => {}
+                Err(_) if !profile.is_faithful() => {}
                 Err(e) => return Err(e),
             }
         }

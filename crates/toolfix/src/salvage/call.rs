@@ -33,7 +33,7 @@ impl Call {
         (dialect, position): (Dialect, usize),
         profile: Profile,
     ) -> Result<Call, SalvageError> {
-        if profile == Profile::PraisonAi && args.depth() > praisonai_depth::CALL_ARGUMENTS_ENCODE {
+        if profile.is_faithful() && args.depth() > praisonai_depth::CALL_ARGUMENTS_ENCODE {
             let message = "maximum recursion depth exceeded while encoding a JSON object";
             return Err(SalvageError::RecursionError {
                 message: message.into(),

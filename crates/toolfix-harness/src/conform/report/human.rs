@@ -1,6 +1,7 @@
-//! The summary a person reads on stdout: per feature, then each case that fails the run
-//! with what was expected, what came, the stderr and the command that replays it, then
-//! the closing line `conformance: N passed, N failed, N skipped`.
+//! The summary a person reads on stdout: what the implementation declares, per feature,
+//! then the cases that fail the run, grouped by kind of failure and by the rule they
+//! check, each with what was expected, what came, its source, the stderr and the command
+//! that replays it, then the closing line `conformance: N passed, N failed, N skipped`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -48,14 +49,25 @@ fn full(report: &Report, out: &mut String) {
     if let Some(declared) = report.implementation.declared_profile {
         let _ = writeln!(out, "declared profile: {declared}");
     }
+    if !report.implementation.declared.ops.is_empty() {
+        let _ = writeln!(out, "declares: {}", report.implementation.declared.line());
+    }
     let _ = writeln!(
         out,
         "cases: {} from {}\n",
         report.suite_cases, report.cases_dir
     );
     features(report, out);
-    for result in report.failures() {
-        failure(result, out);
+    for group in report.failure_groups() {
+        let _ = writeln!(
+            out,
+            "\n== {} ({} cases)",
+            group.heading(),
+            group.results.len()
+        );
+        for result in group.results {
+            failure(result, out);
+        }
     }
     skips(report, out);
     known(report, out);
@@ -150,6 +162,9 @@ fn failure(result: &CaseResult, out: &mut String) {
     if let Some(deviation) = &result.deviation {
         let _ = writeln!(out, "  deviation: {deviation}");
     }
+    if !result.source.is_empty() {
+        let _ = writeln!(out, "  source:    {}", clip(&result.source, SHOWN));
+    }
     if let Some(reproduce) = &result.reproduce {
         let _ = writeln!(out, "  reproduce: {}", clip(reproduce, SHOWN));
     }
@@ -193,6 +208,22 @@ fn known(report: &Report, out: &mut String) {
 }
 
 fn closing_notes(report: &Report, out: &mut String) {
+    let silenced = report.silenced_safety();
+    if !silenced.is_empty() {
+        let _ = writeln!(
+            out,
+            "warning: {} known failures break a safety rule (docs/guarantees.md):",
+            silenced.len()
+        );
+        for result in silenced {
+            let rule = result.rule.map_or("", |r| r.id);
+            let reason = result.known.as_ref().map_or("", |k| k.reason.as_str());
+            let _ = writeln!(out, "  {} [{}] {rule}: {reason}", result.id, result.profile);
+        }
+    }
+    for reason in report.unchecked() {
+        let _ = writeln!(out, "not conformant: {reason}");
+    }
     let xpasses = report
         .results
         .iter()

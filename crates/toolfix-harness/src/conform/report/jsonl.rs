@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use super::{Report, Summary};
+use super::{Declared, Report, Summary};
 use crate::conform::result::CaseResult;
 use crate::protocol::PROTOCOL_VERSION;
 use crate::protocol::wire::encode_line;
@@ -35,6 +35,7 @@ fn header(report: &Report) -> Value {
             ]),
         ),
         ("command", opt_str(who.command.as_deref())),
+        ("declared", declared(&who.declared)),
         (
             "declared_profile",
             opt_str(who.declared_profile.map(|p| p.name())),
@@ -76,6 +77,9 @@ fn case(result: &CaseResult) -> Value {
         ("actual", result.actual.clone().unwrap_or(Value::None)),
         ("message", opt_str(result.message.as_deref())),
         ("deviation", opt_str(result.deviation.as_deref())),
+        ("rule", opt_str(result.rule.map(|r| r.id))),
+        ("kind", opt_str(result.kind().map(|k| k.name()))),
+        ("source", Value::str(&result.source)),
         ("tags", strings(result.tags.iter().map(String::as_str))),
         ("reproduce", opt_str(result.reproduce.as_deref())),
         ("stderr", Value::str(&result.stderr)),
@@ -106,8 +110,28 @@ fn footer(report: &Report) -> Value {
             strings(report.stale.iter().map(String::as_str)),
         ),
         ("notes", strings(report.notes.iter().map(String::as_str))),
+        (
+            "unchecked",
+            strings(report.unchecked().iter().map(String::as_str)),
+        ),
         ("conformant", Value::Bool(report.conformant())),
         ("duration_ms", millis(report.duration.as_secs_f64())),
+    ])
+}
+
+/// `{"ops", "dialects", "policies"}`.
+fn declared(declared: &Declared) -> Value {
+    let policies = declared
+        .policies
+        .iter()
+        .map(|(p, v)| (p.as_str(), Value::Bool(*v)));
+    Value::dict([
+        ("ops", strings(declared.ops.iter().map(String::as_str))),
+        (
+            "dialects",
+            strings(declared.dialects.iter().map(String::as_str)),
+        ),
+        ("policies", Value::dict(policies)),
     ])
 }
 

@@ -1,5 +1,6 @@
-//! Markdown for CI step summaries (`$GITHUB_STEP_SUMMARY`): the summary line, a table per
-//! feature, and the cases that fail the run.
+//! Markdown for CI step summaries (`$GITHUB_STEP_SUMMARY`): the summary line, what the
+//! implementation declares, a table per feature, and the cases that fail the run grouped
+//! by kind and rule, with expected and actual as the terminal shows them.
 
 use std::fmt::Write as _;
 
@@ -7,6 +8,7 @@ use super::escape::markdown as md;
 use super::matrix::{columns, features};
 use super::{Report, clip};
 use crate::conform::outcome::Outcome;
+use crate::conform::result::CaseResult;
 use crate::protocol::wire::encode_line;
 
 /// The most failures listed per report; the JSON-lines report has them all.
@@ -49,13 +51,33 @@ fn section(report: &Report, out: &mut String) {
     let mark = if report.conformant() { "✅" } else { "❌" };
     let _ = writeln!(out, "### {mark} {}\n", md(&report.title()));
     let _ = writeln!(out, "`{}`\n", summary.line());
+    if !report.implementation.declared.ops.is_empty() {
+        let _ = writeln!(
+            out,
+            "Declares {}.\n",
+            md(&report.implementation.declared.line())
+        );
+    }
     if report.partial {
         let _ = writeln!(out, "**Partial run**: some cases were not run.\n");
+    }
+    for reason in report.unchecked() {
+        let _ = writeln!(out, "- **Not conformant**: {}", md(&reason));
+    }
+    for result in report.silenced_safety() {
+        let reason = result.known.as_ref().map_or("", |k| k.reason.as_str());
+        let _ = writeln!(
+            out,
+            "- ⚠️ known failure on a safety rule: `{}` ({}): {}",
+            md(&result.id),
+            result.rule.map_or("", |r| r.id),
+            md(reason)
+        );
     }
     for note in report.notes.iter().chain(&report.stale) {
         let _ = writeln!(out, "- {}", md(note));
     }
-    out.push_str("| feature | passed | failed | skipped |\n|---|---:|---:|---:|\n");
+    out.push_str("\n| feature | passed | failed | skipped |\n|---|---:|---:|---:|\n");
     for (feature, s) in report.features() {
         let _ = writeln!(
             out,
@@ -66,37 +88,63 @@ fn section(report: &Report, out: &mut String) {
             s.skipped
         );
     }
-    let failures: Vec<_> = report.failures().collect();
-    if failures.is_empty() {
-        out.push('\n');
-        return;
+    out.push('\n');
+    let mut listed = 0;
+    for group in report.failure_groups() {
+        let _ = writeln!(
+            out,
+            "<details><summary>{} — {} cases</summary>\n",
+            md(&group.heading()),
+            group.results.len()
+        );
+        for result in &group.results {
+            if listed < LISTED {
+                failure(result, out);
+            }
+            listed += 1;
+        }
+        out.push_str("</details>\n\n");
     }
+    if listed > LISTED {
+        let _ = writeln!(
+            out,
+            "… {} more failing cases are in the JSON-lines report.\n",
+            listed - LISTED
+        );
+    }
+}
+
+/// One failing case: its id, outcome and level, then expected and actual as JSON, the
+/// message, the source and the command that replays it.
+fn failure(result: &CaseResult, out: &mut String) {
     let _ = writeln!(
         out,
-        "\n<details><summary>{} failing cases</summary>\n",
-        failures.len()
+        "- `{}` [{}] **{}** ({})",
+        md(&result.id),
+        result.profile,
+        result.outcome,
+        result.level.name()
     );
-    for result in failures.iter().take(LISTED) {
-        let what = match (&result.actual, &result.message) {
-            (_, Some(message)) if result.outcome != Outcome::Fail => message.clone(),
-            (Some(actual), _) => format!("got {}", encode_line(actual)),
-            _ => String::new(),
-        };
-        let _ = writeln!(
-            out,
-            "- `{}` [{}] **{}**: {}",
-            md(&result.id),
-            result.profile,
-            result.outcome,
-            md(&clip(&what, 300))
-        );
+    let code =
+        |label: &str, text: &str| format!("  - {label}: `{}`\n", code_span(&clip(text, 300)));
+    if result.outcome != Outcome::NotRun {
+        out.push_str(&code("expected", &encode_line(&result.expected)));
     }
-    if failures.len() > LISTED {
-        let _ = writeln!(
-            out,
-            "- … and {} more (see the JSON-lines report)",
-            failures.len() - LISTED
-        );
+    if let Some(actual) = &result.actual {
+        out.push_str(&code("actual", &encode_line(actual)));
     }
-    out.push_str("\n</details>\n\n");
+    if let Some(message) = &result.message {
+        let _ = writeln!(out, "  - message: {}", md(&clip(message, 300)));
+    }
+    if !result.source.is_empty() {
+        let _ = writeln!(out, "  - source: {}", md(&clip(&result.source, 200)));
+    }
+    if let Some(reproduce) = &result.reproduce {
+        out.push_str(&code("reproduce", reproduce));
+    }
+}
+
+/// Text for inside a Markdown code span: backticks cannot end it early.
+fn code_span(text: &str) -> String {
+    text.replace('`', "'").replace('\n', " ")
 }

@@ -3,10 +3,11 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::{Implementation, Report};
+use super::{Declared, Implementation, Report};
 use crate::conform::result::{CaseResult, Known};
 use crate::protocol::fields::Fields;
 use crate::protocol::wire::decode_line;
+use crate::suite::guarantee;
 use toolfix::py::Value;
 
 /// Reads a report file; the message names the file and line.
@@ -63,6 +64,7 @@ fn header(value: &Value) -> Result<Report, String> {
             declared_profile: optional(&fields, "declared_profile")?
                 .map(|p| p.parse())
                 .transpose()?,
+            declared: declared(fields.get("declared"))?,
         },
         profiles: texts(&fields, "profiles")?
             .iter()
@@ -108,6 +110,11 @@ fn case(fields: &Fields<'_>) -> Result<CaseResult, String> {
             .cloned(),
         message: optional(fields, "message")?,
         deviation: optional(fields, "deviation")?,
+        rule: match optional(fields, "rule")? {
+            Some(id) => Some(guarantee::find(&id).ok_or_else(|| format!("unknown rule {id:?}"))?),
+            None => None,
+        },
+        source: optional(fields, "source")?.unwrap_or_default(),
         tags: texts(fields, "tags")?,
         reproduce: optional(fields, "reproduce")?,
         stderr: fields.py_str("stderr")?.to_string(),
@@ -122,6 +129,29 @@ fn footer(fields: &Fields<'_>, report: &mut Report) -> Result<(), String> {
     report.notes.extend(texts(fields, "notes")?);
     report.duration = millis(fields.value("duration_ms")?);
     Ok(())
+}
+
+/// The header's `declared` object (absent in reports of older runs).
+fn declared(value: Option<&Value>) -> Result<Declared, String> {
+    let Some(value) = value.filter(|v| !matches!(v, Value::None)) else {
+        return Ok(Declared::default());
+    };
+    let fields = Fields::of(value, "declared")?;
+    let policies = match fields.get("policies") {
+        Some(Value::Dict(dict)) => dict
+            .iter()
+            .map(|(p, v)| match v {
+                Value::Bool(b) => Ok((p.to_string(), *b)),
+                _ => Err(format!("policy {p} is not a boolean")),
+            })
+            .collect::<Result<_, _>>()?,
+        _ => Vec::new(),
+    };
+    Ok(Declared {
+        ops: texts(&fields, "ops")?,
+        dialects: texts(&fields, "dialects")?,
+        policies,
+    })
 }
 
 fn optional(fields: &Fields<'_>, key: &str) -> Result<Option<String>, String> {

@@ -57,7 +57,7 @@ pub fn recover(
         // Too deep for strict's bound: the reply is a JSON payload strict will not read, so
         // it is reserved whole rather than scanned for markers quoted inside its strings.
         Err(DecodeError::TooDeep { .. } | DecodeError::RecursionInRaise { .. })
-            if profile == Profile::Strict =>
+            if !profile.is_faithful() =>
         {
             return Ok(Whole::Reserved);
         }
@@ -82,7 +82,7 @@ fn may_raise_or_call(text: &[u8], profile: Profile) -> bool {
         Some(b'-' | b'0'..=b'9') => {
             let digits = text.strip_prefix(b"-").unwrap_or(text);
             let run = digits.iter().take_while(|b| b.is_ascii_digit()).count();
-            profile == Profile::PraisonAi && run > crate::py::INT_MAX_STR_DIGITS
+            profile.is_faithful() && run > crate::py::INT_MAX_STR_DIGITS
         }
         _ => false,
     }

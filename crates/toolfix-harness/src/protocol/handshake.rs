@@ -3,6 +3,7 @@
 use crate::protocol::PROTOCOL_VERSION;
 use crate::protocol::fields::Fields;
 use crate::protocol::ops;
+use crate::suite::load::POLICIES;
 use toolfix::Profile;
 use toolfix::py::Value;
 use toolfix::salvage::Dialect;
@@ -24,6 +25,9 @@ pub struct Handshake {
     pub ops: Vec<String>,
     /// The salvage dialects it recovers.
     pub dialects: Vec<String>,
+    /// The policies it declares (`docs/guarantees.md`), in the order given; a policy
+    /// it leaves out is `false`.
+    pub policies: Vec<(String, bool)>,
 }
 
 impl Handshake {
@@ -53,7 +57,41 @@ impl Handshake {
             profile: fields.parse("profile")?,
             ops: names(&fields, "ops")?,
             dialects: names(&fields, "dialects")?,
+            policies: policies(fields.get("policies"))?,
         })
+    }
+
+    /// The value the implementation declares for `policy` (`false` when it says nothing).
+    pub fn policy(&self, policy: &str) -> bool {
+        self.policies
+            .iter()
+            .any(|(name, value)| name == policy && *value)
+    }
+
+    /// The declared policies that this runner does not know, for a note in the report.
+    pub fn unknown_policies(&self) -> Vec<&str> {
+        self.policies
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .filter(|name| !POLICIES.contains(name))
+            .collect()
+    }
+
+    /// The handshake answer as a protocol value (what `toolfix serve` writes).
+    pub fn to_value(&self) -> Value {
+        let strings = |items: &[String]| Value::List(items.iter().map(|s| Value::str(s)).collect());
+        let policies = self
+            .policies
+            .iter()
+            .map(|(name, value)| (name.as_str(), Value::Bool(*value)));
+        Value::dict([
+            ("protocol", Value::int(PROTOCOL_VERSION)),
+            ("implementation", self.implementation.clone()),
+            ("profile", Value::str(self.profile.name())),
+            ("ops", strings(&self.ops)),
+            ("dialects", strings(&self.dialects)),
+            ("policies", Value::dict(policies)),
+        ])
     }
 
     /// What `toolfix serve --profile PROFILE` declares, for the embedded reference.
@@ -66,12 +104,42 @@ impl Handshake {
                 ("name", Value::str("toolfix")),
                 ("version", Value::str(env!("CARGO_PKG_VERSION"))),
                 ("language", Value::str("rust")),
+                ("homepage", Value::str(env!("CARGO_PKG_REPOSITORY"))),
             ]),
             profile,
             ops: ops::OPS.iter().map(|op| (*op).to_owned()).collect(),
             dialects: Dialect::ALL.iter().map(|d| d.name().to_owned()).collect(),
+            policies: reference_policies(profile),
         }
     }
+}
+
+/// What the reference declares under `profile`: salvage depends on the adapter; calls
+/// are recovered only when closed, from JSON, by their exact name; reasoning is text
+/// like any other.
+fn reference_policies(_profile: Profile) -> Vec<(String, bool)> {
+    POLICIES
+        .iter()
+        .map(|&policy| (policy.to_owned(), policy == "adapters"))
+        .collect()
+}
+
+/// The `policies` object: names with boolean values (absent: none declared).
+fn policies(value: Option<&Value>) -> Result<Vec<(String, bool)>, String> {
+    let Some(value) = value.filter(|v| !matches!(v, Value::None)) else {
+        return Ok(Vec::new());
+    };
+    let dict = value
+        .as_dict()
+        .ok_or("the handshake's policies must be an object of booleans")?;
+    dict.iter()
+        .map(|(name, value)| match value {
+            Value::Bool(b) => Ok((name.to_string(), *b)),
+            _ => Err(format!(
+                "the handshake's policy {name} must be true or false"
+            )),
+        })
+        .collect()
 }
 
 /// A list of strings; `dialects` may be left out by an implementation without salvage.
