@@ -17,7 +17,7 @@
 //! | op input keys | see [`OpSpec`]; any of them as `<key>_json` (JSON text); or `input_json` |
 //! | `expect` | the expectation for every profile |
 //! | `praisonai`, `strict` | the expectation for one profile, with `deviation` and `level` |
-//! | `portable` | the portable expectation: `rule` (required, a `docs/guarantees.md` id), optional `level` (default: the rule's), and expectation keys when they differ from `expect` |
+//! | `portable` | the portable expectation: `rule` (required, a `docs/guarantees.md` id), optional `level` (default: the rule's), and expectation keys when they differ from `expect` (or from `strict`'s when there is no `expect`) |
 
 use std::collections::HashSet;
 use std::fmt;
@@ -407,7 +407,8 @@ fn shared(table: &toml::Table, profile: Profile) -> Result<&toml::Value, String>
         .ok_or_else(|| format!("no expectation for {profile}"))
 }
 
-/// The portable expectation: the `portable` table's own expectation keys, or `expect`'s,
+/// The portable expectation: the `portable` table's own expectation keys, else `expect`'s,
+/// else the `strict` table's (the reference behaves under `portable` as under `strict`),
 /// with the rule it checks and its level (by default the rule's).
 fn portable(table: &toml::Table, spec: &OpSpec) -> Result<Expectation, String> {
     let own = match table.get("portable") {
@@ -421,13 +422,21 @@ fn portable(table: &toml::Table, spec: &OpSpec) -> Result<Expectation, String> {
     let mut keys = own.clone();
     keys.remove("rule");
     keys.remove("level");
-    let expect = if keys.is_empty() {
+    let expect = if !keys.is_empty() {
+        keys
+    } else if let Some(strict) = table.get("strict").filter(|_| !table.contains_key("expect")) {
+        let mut strict = strict
+            .as_table()
+            .ok_or("an expectation must be a table")?
+            .clone();
+        strict.remove("deviation");
+        strict.remove("level");
+        strict
+    } else {
         shared(table, Profile::Portable)?
             .as_table()
             .ok_or("an expectation must be a table")?
             .clone()
-    } else {
-        keys
     };
     let mut expectation = expectation(&expect, spec, Profile::Portable, rule.level, false)?;
     if let Some(level) = string(&own, "level")? {
