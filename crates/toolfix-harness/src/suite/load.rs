@@ -198,10 +198,7 @@ fn load_text(prefix: &str, file: &Path, text: &str) -> Result<Vec<Case>, Vec<Loa
     let mut errors = Vec::new();
     let mut names = HashSet::new();
     for raw in raw_cases {
-        let mut merged = defaults.clone();
-        if let Some(table) = raw.as_table() {
-            merged.extend(table.iter().map(|(k, v)| (k.clone(), v.clone())));
-        }
+        let merged = merge(&defaults, raw.as_table());
         let name = merged
             .get("name")
             .and_then(|n| n.as_str())
@@ -273,6 +270,26 @@ fn parse_case(id: &str, table: &toml::Table) -> Result<Case, String> {
         documented: string(table, "documented")?,
         expectations: expectations(table, spec, level)?,
     })
+}
+
+/// A case's table on top of the file's defaults. A case that lists its own `profiles`
+/// does not inherit a default expectation for a profile it leaves out (a file whose
+/// defaults give every case a `portable` table can still have cases that are not
+/// portable).
+fn merge(defaults: &toml::Table, case: Option<&toml::Table>) -> toml::Table {
+    let mut merged = defaults.clone();
+    let Some(case) = case else {
+        return merged;
+    };
+    if let Some(toml::Value::Array(own)) = case.get("profiles") {
+        for profile in Profile::ALL {
+            if !own.iter().any(|p| p.as_str() == Some(profile.name())) {
+                merged.remove(profile.name());
+            }
+        }
+    }
+    merged.extend(case.iter().map(|(k, v)| (k.clone(), v.clone())));
+    merged
 }
 
 /// The `policies` table: known policy names, boolean values.
