@@ -11,7 +11,7 @@
 //!           / item                     ; another item of the previous section
 //!           / "seed:" SP title         ; a claim title of docs/behaviour.md §0
 //!           / path [ "#" anchor ]      ; a file of the repository
-//!           / "guarantees" SP "§" id   ; docs/guarantees.md (reserved)
+//!           / "guarantees" SP "§" id   ; a rule of docs/guarantees.md (G1, G2, …)
 //! section   = "§" label [ SP ( item / name ) ]       ; §2(e).4 T, §4 J5c, §3 #11, §4 Other
 //! label     = 1*DIGIT [ "." 1*DIGIT ] [ "(" LOWER ")" [ "." 1*DIGIT ] ]
 //! item      = "#" 1*DIGIT / 1*UPPER 1*DIGIT [ LOWER ] ; a row or probe id: #11, J5c, S8

@@ -54,21 +54,17 @@ impl Repo {
             .ok_or_else(|| format!("{path} has no anchor #{anchor}"))
     }
 
-    /// Reserved for `docs/guarantees.md`, which is being written: accepted while the file
-    /// does not exist; once it does, it must contain `§<id>` (not followed by more of an
-    /// id). Tighten this to its heading labels once that document settles them.
+    /// A rule of `docs/guarantees.md`: `guarantees §G3` resolves to its heading
+    /// `### G3. …`.
     fn resolve_guarantees(&self, id: &str) -> Result<(), String> {
-        let Ok(text) = std::fs::read_to_string(self.root.join("docs/guarantees.md")) else {
-            return Ok(());
-        };
-        let marker = format!("§{id}");
-        let found = text.match_indices(&marker).any(|(at, _)| {
-            let next = text[at + marker.len()..].chars().next();
-            !next.is_some_and(|c| c.is_alphanumeric() || "_.(".contains(c))
-        });
-        found
+        let path = self.root.join("docs/guarantees.md");
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let heading = format!("### {id}. ");
+        text.lines()
+            .any(|line| line.starts_with(&heading))
             .then_some(())
-            .ok_or_else(|| format!("docs/guarantees.md has no §{id}"))
+            .ok_or_else(|| format!("docs/guarantees.md has no rule {id}"))
     }
 }
 
@@ -273,11 +269,13 @@ mod tests {
     }
 
     #[test]
-    fn guarantees_are_accepted_while_the_document_is_missing() {
-        let missing = Repo {
-            root: PathBuf::from("/nonexistent"),
+    fn guarantees_resolve_to_the_rules_of_the_page() {
+        let repo = Repo {
+            root: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."),
             behaviour: Behaviour::parse(""),
         };
-        assert!(missing.resolve_guarantees("G1").is_ok());
+        assert!(repo.resolve_guarantees("G1").is_ok());
+        assert!(repo.resolve_guarantees("G13").is_ok());
+        assert!(repo.resolve_guarantees("G99").is_err());
     }
 }
