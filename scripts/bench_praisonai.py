@@ -22,7 +22,7 @@ repeats. The package logs every unknown tool name at ERROR level through Rich; l
 is disabled while dispatch is timed, so the figures are the package's own work, not a
 terminal's (this favours the package).
 
-CPython is quadratic on most adversarial families (behaviour doc section 5(c)); those are
+CPython is quadratic on most adversarial families (docs/behaviour.md §5(c)); those are
 measured up to ``--cap-kib`` (64 KiB by default) only, and their time at the larger sizes
 is extrapolated from a least-squares fit of log(time) against log(size) over the measured
 sizes. The output marks every extrapolated figure as such.

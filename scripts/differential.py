@@ -15,7 +15,7 @@ mismatch).  --save-diffs writes the differing cases as JSON lines, which
 The inputs are not random bytes: each op has generator families that compose
 inputs from the grammar the real package parses (the six salvage dialects,
 Python signatures and call shapes, tool results), then mutate them where the
-behaviour doc says implementations go wrong (Unicode case folds, Python's
+docs/behaviour.md says implementations go wrong (Unicode case folds, Python's
 whitespace set, fences, duplicate keys, non-finite numbers, recursion depth,
 4300-digit integers, difflib near misses, kwarg sanitising, deny-list drift).
 Case i of op X with seed S is generated from its own Random("S/X/i"), so one
@@ -880,7 +880,7 @@ class ExecuteCase:
 def case_ambiguous(tool, key):
     """Whether the real package's pick of a parameter for ``key`` is left to ``set``
     iteration order, which varies per process: the cleaned key names no parameter exactly
-    and matches several case-insensitively (behaviour doc §2(d)). Such arguments are
+    and matches several case-insensitively (docs/behaviour.md §2(c)). Such arguments are
     implementation-defined, so the generator never sends them."""
     names = [p["name"] for p in (tool or {}).get("params", []) if p["name"] != "self"]
     clean = key.strip().rstrip("=").strip()

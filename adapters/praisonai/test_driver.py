@@ -1,8 +1,8 @@
-"""Self-test of the praisonai driver: start ``./run`` and check answers the behaviour doc states.
+"""Self-test of the praisonai driver: start ``./run`` and check answers docs/behaviour.md states.
 
 Plain Python, no pytest: ``python3 adapters/praisonai/test_driver.py`` prints
 one line per check and exits 1 on any mismatch.  The expected values are the
-ones shared/praisonai-1.7.17-behaviour.md verified against the real package
+ones docs/behaviour.md records, verified against the real package
 (its section 6 seed table, sections 2(b)-(h), 2(j) and 4), so a failure here
 means the driver no longer reaches the real behaviour.  It then runs
 recursion_table.py, which re-measures every recursion boundary at module

@@ -4,7 +4,7 @@ The core prints values the way CPython does, but only values made of the exact b
 JSON types (``None``, ``bool``, ``int``, ``float``, ``str``, ``list``, ``dict`` with ``str``
 keys) can cross into it exactly. Any other result -- a tuple, a set, a ``datetime``, a
 subclass with its own ``__str__`` -- is printed here with Python's own ``json.dumps`` and
-``str``, following the same rules (behaviour doc §2(g)), so the answer is exact either
+``str``, following the same rules (docs/behaviour.md §2(g)), so the answer is exact either
 way.
 """
 

@@ -281,7 +281,7 @@ fn truncate(text: &mut String, mut len: usize) {
 }
 
 /// The substrings praisonaiagents' marker probe looks for in `str.lower()` of a reply
-/// (behaviour doc §2(e).2): the grammar's own copy, so the oracle below does not trust the
+/// (docs/behaviour.md §2(e).2): the grammar's own copy, so the oracle below does not trust the
 /// probe it checks.
 const MARKERS: [&str; 6] = [
     "<tool_call>",

@@ -1,4 +1,4 @@
-//! Salvage on hostile replies: every adversarial family of the behaviour doc §5(c), from
+//! Salvage on hostile replies: every adversarial family of docs/behaviour.md §5(c), from
 //! 16 KiB to 1 MiB. CPython is quadratic on most of them (an unclosed tag rescans to the
 //! end, a failed decode counts the newlines before it); toolfix must grow linearly.
 //!

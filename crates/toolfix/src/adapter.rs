@@ -3,7 +3,7 @@
 //!
 //! Source: `llm/adapters/__init__.py` (`get_default_settings`, `recover_tool_calls_from_text`,
 //! `supports_streaming_with_tools`, `format_tool_result_message`) and `llm.py:785-788`
-//! for the hosted defaults; behaviour doc §2(f).
+//! for the hosted defaults; docs/behaviour.md §2(f).
 
 use std::fmt;
 use std::str::FromStr;

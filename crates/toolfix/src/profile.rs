@@ -74,7 +74,7 @@ impl Profile {
     /// Whether call payloads are re-read from the text as the model wrote it.
     ///
     /// praisonai decodes payloads from the fence-masked text, so a fence inside a JSON
-    /// string argument reaches the tool as spaces (behaviour doc §2(e).3).
+    /// string argument reaches the tool as spaces (docs/behaviour.md §2(e).3).
     pub fn decodes_unmasked_payloads(self) -> bool {
         !self.is_faithful()
     }

@@ -441,7 +441,10 @@ fn portable(table: &toml::Table, spec: &OpSpec) -> Result<Expectation, String> {
     keys.remove("level");
     let expect = if !keys.is_empty() {
         keys
-    } else if let Some(strict) = table.get("strict").filter(|_| !table.contains_key("expect")) {
+    } else if let Some(strict) = table
+        .get("strict")
+        .filter(|_| !table.contains_key("expect"))
+    {
         let mut strict = strict
             .as_table()
             .ok_or("an expectation must be a table")?

@@ -47,7 +47,7 @@ pub struct Reply {
     pub tools: Vec<&'static str>,
     /// How many calls salvage recovers, under both profiles.
     pub calls: usize,
-    /// Whether CPython's time on it grows quadratically (behaviour doc §5(c)).
+    /// Whether CPython's time on it grows quadratically (docs/behaviour.md §5(c)).
     pub quadratic_in_cpython: bool,
 }
 
@@ -352,13 +352,13 @@ pub fn call_replies() -> Vec<Reply> {
 }
 
 // ------------------------------------------------------------------------------------
-// Adversarial replies (behaviour doc §5(c))
+// Adversarial replies (docs/behaviour.md §5(c))
 // ------------------------------------------------------------------------------------
 
 /// One adversarial family: how its reply of about `bytes` bytes is built.
 pub struct Family {
     pub name: &'static str,
-    /// Whether the real package is quadratic on it (measured in behaviour doc §5(c)).
+    /// Whether the real package is quadratic on it (measured in docs/behaviour.md §5(c)).
     pub quadratic_in_cpython: bool,
     /// Calls recovered per repetition of the unit.
     pub calls_per_unit: usize,
@@ -411,7 +411,7 @@ const fn repeat(name: &'static str, quadratic: bool, unit: &'static str) -> Fami
     }
 }
 
-/// Every family of behaviour doc §5(c), in its order.
+/// Every family of docs/behaviour.md §5(c), in its order.
 pub const FAMILIES: &[Family] = &[
     repeat("tool_call-unclosed", true, "<tool_call>{"),
     repeat("tool_call-empty-unclosed", true, "<tool_call>{}"),
@@ -498,7 +498,7 @@ pub fn adversarial_replies() -> Vec<Reply> {
 }
 
 /// Whether `str.lower()` of the text holds one of the markers praisonaiagents probes for
-/// (behaviour doc §2(e).2), found the obvious way.
+/// (docs/behaviour.md §2(e).2), found the obvious way.
 fn has_marker(text: &str) -> bool {
     let lower = text.to_lowercase();
     let markers = [
