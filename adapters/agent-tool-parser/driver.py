@@ -14,6 +14,7 @@ Every other option keeps the package default (its built-in tool and parameter al
 Started from templates/python/driver.py.
 """
 
+import contextlib
 import json
 import os
 import sys
@@ -57,25 +58,42 @@ DECLARATIONS = {
 }
 
 
-def offered_names(tools):
-    """The names of the offered OpenAI tool entries, as a set: what `allowed_tools` takes.
+# The package runs under CPython's own limits (recursion 1000, 4300-digit integers), as in
+# the application that calls it; main() lifts them only to read requests and write answers.
+_INT_DIGITS = (getattr(sys, "get_int_max_str_digits", lambda: 0),
+               getattr(sys, "set_int_max_str_digits", lambda digits: None))
+INTERPRETER_DEFAULTS = (sys.getrecursionlimit(), _INT_DIGITS[0]())
 
-    An entry without a string `function.name` (or a top-level `name`) offers no name."""
+
+@contextlib.contextmanager
+def interpreter_defaults():
+    lifted = (sys.getrecursionlimit(), _INT_DIGITS[0]())
+    sys.setrecursionlimit(INTERPRETER_DEFAULTS[0])
+    _INT_DIGITS[1](INTERPRETER_DEFAULTS[1])
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(lifted[0])
+        _INT_DIGITS[1](lifted[1])
+
+
+def offered_names(tools):
+    """The offered names, as the set `allowed_tools` takes: each OpenAI tool entry's
+    `function.name` (an entry without a string one offers no name)."""
     names = set()
     for entry in tools:
-        if not isinstance(entry, dict):
-            continue
-        function = entry.get("function")
-        name = function.get("name") if isinstance(function, dict) else entry.get("name")
-        if isinstance(name, str):
-            names.add(name)
+        function = entry.get("function") if isinstance(entry, dict) else None
+        if isinstance(function, dict) and isinstance(function.get("name"), str):
+            names.add(function["name"])
     return names
 
 
 def salvage(content, tools, adapter):
     """The package's calls for `content`, restricted to the offered names."""
     parser = ToolParser(allowed_tools=offered_names(tools))
-    return [(call.name, json.dumps(call.args)) for call in parser.try_parse_all(content)]
+    with interpreter_defaults():
+        calls = parser.try_parse_all(content)
+    return [(call.name, json.dumps(call.args)) for call in calls]
 
 
 # ---------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ Salvage calls `ReActSingleInputOutputParser().parse(content)`:
 Started from templates/python/driver.py.
 """
 
+import contextlib
 import json
 import os
 import sys
@@ -69,11 +70,30 @@ DECLARATIONS = {
 
 PARSER = ReActSingleInputOutputParser()
 
+# The package runs under CPython's own limits (recursion 1000, 4300-digit integers), as in
+# the application that calls it; main() lifts them only to read requests and write answers.
+_INT_DIGITS = (getattr(sys, "get_int_max_str_digits", lambda: 0),
+               getattr(sys, "set_int_max_str_digits", lambda digits: None))
+INTERPRETER_DEFAULTS = (sys.getrecursionlimit(), _INT_DIGITS[0]())
+
+
+@contextlib.contextmanager
+def interpreter_defaults():
+    lifted = (sys.getrecursionlimit(), _INT_DIGITS[0]())
+    sys.setrecursionlimit(INTERPRETER_DEFAULTS[0])
+    _INT_DIGITS[1](INTERPRETER_DEFAULTS[1])
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(lifted[0])
+        _INT_DIGITS[1](lifted[1])
+
 
 def salvage(content, tools, adapter):
     """The action the parser reads from `content` (it is never given the tool list)."""
     try:
-        step = PARSER.parse(content)
+        with interpreter_defaults():
+            step = PARSER.parse(content)
     except OutputParserException as error:
         print(f"OutputParserException: {error}", file=sys.stderr)
         return []

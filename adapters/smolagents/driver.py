@@ -18,6 +18,7 @@ never given the tool list. See README.md.
 Started from templates/python/driver.py.
 """
 
+import contextlib
 import json
 import os
 import sys
@@ -62,12 +63,31 @@ DECLARATIONS = {
 
 MODEL = Model()  # the base class: parse_tool_calls needs no model and no network
 
+# The package runs under CPython's own limits (recursion 1000, 4300-digit integers), as in
+# the application that calls it; main() lifts them only to read requests and write answers.
+_INT_DIGITS = (getattr(sys, "get_int_max_str_digits", lambda: 0),
+               getattr(sys, "set_int_max_str_digits", lambda digits: None))
+INTERPRETER_DEFAULTS = (sys.getrecursionlimit(), _INT_DIGITS[0]())
+
+
+@contextlib.contextmanager
+def interpreter_defaults():
+    lifted = (sys.getrecursionlimit(), _INT_DIGITS[0]())
+    sys.setrecursionlimit(INTERPRETER_DEFAULTS[0])
+    _INT_DIGITS[1](INTERPRETER_DEFAULTS[1])
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(lifted[0])
+        _INT_DIGITS[1](lifted[1])
+
 
 def salvage(content, tools, adapter):
     """The call a ToolCallingAgent step recovers from `content` (tools are never consulted)."""
     message = ChatMessage(role=MessageRole.ASSISTANT, content=content)
     try:
-        message = MODEL.parse_tool_calls(message)
+        with interpreter_defaults():
+            message = MODEL.parse_tool_calls(message)
     except Exception:  # noqa: BLE001  the agent's own catch: AgentParsingError, no tool runs
         traceback.print_exc(limit=3, file=sys.stderr)
         return []
