@@ -19,6 +19,8 @@ use std::ops::Range;
 
 use memchr::memmem;
 
+use super::Beginning;
+
 /// Reasoning blocks: an opener, and the closer that ends the block.
 const BLOCKS: [(&[u8], &[u8]); 2] = [
     (b"<think>", b"</think>"),
@@ -31,7 +33,11 @@ const HARMONY_START: &[u8] = b"<|start|>";
 
 /// The reasoning ranges of `text`, sorted and disjoint, none starting inside `fenced`
 /// (sorted, disjoint fenced ranges).
-pub fn reasoning_ranges(text: &[u8], fenced: &[Range<usize>]) -> Vec<Range<usize>> {
+pub fn reasoning_ranges(
+    text: &[u8],
+    fenced: &[Range<usize>],
+    beginning: Beginning,
+) -> Vec<Range<usize>> {
     let outside = |at: usize| {
         let next = fenced.partition_point(|f| f.end <= at);
         fenced.get(next).is_none_or(|f| at < f.start)
@@ -39,7 +45,8 @@ pub fn reasoning_ranges(text: &[u8], fenced: &[Range<usize>]) -> Vec<Range<usize
     let mut ranges = Vec::new();
     let first_open = memmem::find_iter(text, BLOCKS[0].0).find(|&at| outside(at));
     let first_close = memmem::find_iter(text, THINK_CLOSE).find(|&at| outside(at));
-    if let Some(close) = first_close.filter(|&c| first_open.is_none_or(|o| c < o)) {
+    let unopened = first_close.filter(|&c| first_open.is_none_or(|o| c < o));
+    if let Some(close) = unopened.filter(|_| beginning.unopened_think) {
         ranges.push(0..close + THINK_CLOSE.len());
     }
     let after_prefix = ranges.last().map_or(0, |r| r.end);
@@ -72,12 +79,41 @@ pub fn reasoning_ranges(text: &[u8], fenced: &[Range<usize>]) -> Vec<Range<usize
     merge(ranges)
 }
 
+/// The start of the last of `ranges` (the reasoning ranges of `text`) when it is still open
+/// at the end of the text, its closer not yet written.
+pub fn unclosed(text: &[u8], ranges: &[Range<usize>]) -> Option<usize> {
+    const CLOSERS: [&[u8]; 5] = [
+        b"</think>",
+        b"<channel|>",
+        b"<|end|>",
+        b"<|call|>",
+        b"<|return|>",
+    ];
+    let last = ranges.last().filter(|r| r.end == text.len())?;
+    let closed = CLOSERS.iter().any(|c| text[last.clone()].ends_with(c));
+    (!closed).then_some(last.start)
+}
+
+/// Whether `text` says whether it began with reasoning: a `<think>` or `</think>` outside
+/// the `fenced` ranges. Until one comes, a later unopened `</think>` would make everything
+/// before it reasoning.
+pub fn prefix_decided(text: &[u8], fenced: &[Range<usize>]) -> bool {
+    let outside = |at: &usize| {
+        let next = fenced.partition_point(|f| f.end <= *at);
+        fenced.get(next).is_none_or(|f| *at < f.start)
+    };
+    [BLOCKS[0].0, THINK_CLOSE]
+        .iter()
+        .any(|m| memmem::find_iter(text, m).any(|at| outside(&at)))
+}
+
 /// Where the reasoning a reply begins with ends (only whitespace before it), when the
-/// reply goes on after it. With `unopened_only`, only reasoning closed by an unopened
-/// `</think>` counts: the rest of a streamed reply (`stream`) may begin with an opening
-/// marker that is not the beginning of the reply.
-pub fn leading(text: &[u8], unopened_only: bool) -> Option<usize> {
-    let first = reasoning_ranges(text, &[]).into_iter().next()?;
+/// reply goes on after it. In the rest of a streamed reply (`stream`, not
+/// `beginning.whole_content`) only reasoning closed by an unopened `</think>` counts: an
+/// opening marker there is not the beginning of the reply.
+pub fn leading(text: &[u8], beginning: Beginning) -> Option<usize> {
+    let unopened_only = !beginning.whole_content;
+    let first = reasoning_ranges(text, &[], beginning).into_iter().next()?;
     let before = &text[..first.start];
     let opened = BLOCKS
         .iter()
@@ -119,7 +155,7 @@ mod tests {
     use super::*;
 
     fn shown<'t>(text: &'t str, fenced: &[Range<usize>]) -> Vec<&'t str> {
-        reasoning_ranges(text.as_bytes(), fenced)
+        reasoning_ranges(text.as_bytes(), fenced, Beginning::REPLY)
             .into_iter()
             .map(|r| &text[r])
             .collect()
