@@ -32,6 +32,7 @@ mod react;
 mod token;
 mod tool_call;
 pub mod whole_json;
+mod xml_value;
 
 use std::fmt;
 use std::str::FromStr;
