@@ -13,7 +13,8 @@
 //!   first `<|end|>`, `<|call|>` or `<|return|>` (where the `openai-harmony` package ends
 //!   a message: a `<|start|>` inside it is text), or the end of the reply.
 //!
-//! Markers inside fenced code are text, not reasoning, so `fenced` ranges are skipped.
+//! Markers inside fenced code, or inside a call's arguments, are text, not reasoning, so
+//! the ranges `scan` gives as text are skipped.
 //! The markers are matched exactly as the templates write them (lower case).
 
 use std::ops::Range;
@@ -30,8 +31,9 @@ const ANALYSIS: &[u8] = b"<|channel|>analysis<|message|>";
 /// The tokens that end a Harmony message.
 const HARMONY_ENDS: [&[u8]; 3] = [b"<|end|>", b"<|call|>", b"<|return|>"];
 
-/// The reasoning ranges of `text`, sorted and disjoint, none starting inside `fenced`
-/// (sorted, disjoint fenced ranges).
+/// The reasoning ranges of `text`, sorted and disjoint. A marker inside one of `fenced`
+/// (sorted, disjoint ranges whose markers are text: fenced code, and the calls `scan`
+/// found before reasoning was known) is not a marker.
 pub fn reasoning_ranges(text: &[u8], fenced: &[Range<usize>]) -> Vec<Range<usize>> {
     let outside = |at: usize| {
         let next = fenced.partition_point(|f| f.end <= at);
