@@ -9,10 +9,12 @@
 //! * a reply that begins with reasoning closed by an unopened `</think>` (templates that
 //!   put the opening `<think>` in the prompt): everything before that `</think>`;
 //! * Gemma 4's thought channel: `<|channel>thought` … `<channel|>` (unclosed: to the end);
-//! * gpt-oss Harmony's `analysis` channel: `<|channel|>analysis<|message|>` up to its
-//!   `<|end|>`, the next `<|start|>`, or the end of the reply.
+//! * gpt-oss Harmony's `analysis` channel: `<|channel|>analysis<|message|>` up to the
+//!   first `<|end|>`, `<|call|>` or `<|return|>` (where the `openai-harmony` package ends
+//!   a message: a `<|start|>` inside it is text), or the end of the reply.
 //!
-//! Markers inside fenced code are text, not reasoning, so `fenced` ranges are skipped.
+//! Markers inside fenced code, or inside a call's arguments, are text, not reasoning, so
+//! the ranges `scan` gives as text are skipped.
 //! The markers are matched exactly as the templates write them (lower case).
 
 use std::ops::Range;
@@ -28,11 +30,13 @@ const BLOCKS: [(&[u8], &[u8]); 2] = [
 ];
 const THINK_CLOSE: &[u8] = b"</think>";
 const ANALYSIS: &[u8] = b"<|channel|>analysis<|message|>";
-const HARMONY_END: &[u8] = b"<|end|>";
-const HARMONY_START: &[u8] = b"<|start|>";
+/// The tokens that end a Harmony message.
+const HARMONY_ENDS: [&[u8]; 3] = [b"<|end|>", b"<|call|>", b"<|return|>"];
 
-/// The reasoning ranges of `text`, sorted and disjoint, none starting inside `fenced`
-/// (sorted, disjoint fenced ranges).
+/// The reasoning ranges of `text`, sorted and disjoint. A marker inside one of `fenced`
+/// (sorted, disjoint ranges whose markers are text: fenced code, and the calls `scan`
+/// found before reasoning was known) is not a marker. An unopened `</think>` makes
+/// everything before it reasoning only while `beginning` says one still can.
 pub fn reasoning_ranges(
     text: &[u8],
     fenced: &[Range<usize>],
@@ -59,20 +63,26 @@ pub fn reasoning_ranges(
             at = end;
         }
     }
+    // Each end token is searched once, forward: a token kind that never comes must not be
+    // searched for again from every analysis message.
+    let mut ends = HARMONY_ENDS.map(|m| {
+        let mut found = memmem::find_iter(text, m);
+        let next = found.next();
+        (found, m.len(), next)
+    });
     let mut at = 0;
     while let Some(open) = find_from(text, ANALYSIS, at, &outside) {
         let body = open + ANALYSIS.len();
-        let end = [HARMONY_END, HARMONY_START]
+        for (found, _, next) in &mut ends {
+            while next.is_some_and(|n| n < body) {
+                *next = found.next();
+            }
+        }
+        let end = ends
             .iter()
-            .filter_map(|m| memmem::find(&text[body..], m).map(|i| body + i))
+            .filter_map(|(_, len, next)| next.map(|n| (n, n + len)))
             .min()
-            .map_or(text.len(), |i| {
-                if text[i..].starts_with(HARMONY_END) {
-                    i + HARMONY_END.len()
-                } else {
-                    i
-                }
-            });
+            .map_or(text.len(), |(_, end)| end);
         ranges.push(open..end);
         at = end;
     }
@@ -187,6 +197,16 @@ mod tests {
         );
         let cut = "<|channel|>analysis<|message|>still thinking";
         assert_eq!(shown(cut, &[]), [cut]);
+        let unended = "<|channel|>analysis<|message|>a<|start|>assistant<|channel|>commentary to=functions.f<|message|>{}<|call|>";
+        assert_eq!(shown(unended, &[]), [unended]);
+    }
+
+    #[test]
+    fn many_analysis_messages_take_one_pass() {
+        let text = "<|channel|>analysis<|message|>x<|end|>".repeat(100_000);
+        let start = std::time::Instant::now();
+        assert_eq!(reasoning_ranges(text.as_bytes(), &[]).len(), 1);
+        assert!(start.elapsed().as_secs() < 5);
     }
 
     #[test]

@@ -8,9 +8,11 @@
 //!    (DeepSeek V3's fenced JSON, a code argument of Qwen3-Coder) is seen as theirs;
 //! 2. fences are found everywhere else (`fence::fenced_ranges_around` those spans): a fence
 //!    opening before a call's first token still masks it, an example stays an example;
-//! 3. reasoning is found outside the fences (`reasoning`); when there is some, the token
-//!    dialects scan again with it masked, so a block drafted while thinking never pairs
-//!    with a token after it;
+//! 3. reasoning is found outside the fences (`reasoning`); when there is some, it is found
+//!    again outside the calls every dialect reads with only fences masked too, so a
+//!    reasoning marker inside a call's arguments is text; then the token dialects scan
+//!    again with the reasoning masked, so a block drafted while thinking never pairs with
+//!    a token after it;
 //! 4. a token candidate that starts inside a fence or reasoning is dropped, and the six
 //!    dialects scan the text with both masked;
 //! 5. `span::select` orders all candidates and applies the starts-inside rule.
@@ -77,8 +79,29 @@ pub fn scanned(
         tokens(&Masked::with_ranges(content, Vec::new()), tools, profile);
     let fenced = fence::fenced_ranges_around(content, &disjoint(&tokens));
     let open_fence = fence::unclosed(content, &fenced);
-    let reasoning = reasoning_ranges(content, &fenced, beginning);
-    let think_decided = !beginning.unopened_think || reasoning::prefix_decided(content, &fenced);
+    let mut reasoning = reasoning_ranges(content, &fenced, beginning);
+    let mut read_as_text = fenced.clone();
+    if !reasoning.is_empty() {
+        // A reasoning marker inside a call's arguments (a file that holds `</think>`) is
+        // text: find the calls with only fences masked, and look for reasoning outside
+        // them as well as outside the fences.
+        let (early, _) = embedded(
+            &Masked::with_ranges(content, fenced.clone()),
+            tools,
+            profile,
+        )?;
+        let calls = tokens.iter().chain(&early).filter(|c| c.found.is_some());
+        read_as_text = merge(
+            fenced
+                .iter()
+                .cloned()
+                .chain(calls.map(|c| c.span.clone()))
+                .collect(),
+        );
+        reasoning = reasoning_ranges(content, &read_as_text, beginning);
+    }
+    let think_decided =
+        !beginning.unopened_think || reasoning::prefix_decided(content, &read_as_text);
     let open_reasoning = reasoning::unclosed(content, &reasoning);
     if !reasoning.is_empty() {
         (tokens, reached_in_tokens) =
