@@ -172,7 +172,7 @@ pub enum Step {
 }
 
 /// One request for a model reply.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ModelCall {
     /// The messages the turn added since the last call, in order: the model's own reply
     /// when its calls were answered, tool results, parse errors, repair prompts, nudges.

@@ -12,14 +12,15 @@
 //!   (`{"result": str(r)}` when `json.dumps` fails).
 //! * `praisonai`, async (`Agent.execute_tool_async`): a body that raised a retryable
 //!   class runs 3 times; every error comes back as a result; no trust fence.
-//! * `strict`: one run, no retry; the trust fence keyed on the tool that ran; the
+//! * `strict`: one run, no retry; the trust fence keyed on the tool that ran (on what it
+//!   returned, never on an error that passes through); the
 //!   adapter formats the raw result (`str()` for what JSON cannot hold, as documented).
 
 use super::Executed;
 use super::Failure;
 use crate::Profile;
 use crate::adapter::{Adapter, ResultRole};
-use crate::dispatch::{Dispatch, Registry, execute, execute_async, format_result};
+use crate::dispatch::{Dispatch, Outcome, Registry, execute, execute_async, format_result};
 use crate::py::float_repr::float_repr;
 use crate::py::json::dumps;
 use crate::py::unicode::lower;
@@ -63,9 +64,12 @@ pub fn run(
             let dispatch =
                 execute(registry, name, arguments, Profile::Strict).map_err(Failure::Escaped)?;
             record(&dispatch, executed);
-            let tool = dispatch.dispatched().cloned();
+            let returned_by = match dispatch.outcome() {
+                Outcome::Ran => dispatch.dispatched().cloned(),
+                _ => None,
+            };
             let returned = dispatch.into_returned();
-            Ok(Ran::Result(match tool {
+            Ok(Ran::Result(match returned_by {
                 Some(tool) => trust_fence(&tool, returned),
                 None => returned,
             }))

@@ -4,13 +4,14 @@
 mod execute;
 mod format_result;
 mod salvage;
+mod turn;
 
 use super::message::Answer;
 use toolfix::Profile;
 use toolfix::py::Value;
 
 /// The ops `toolfix serve` declares in its handshake.
-pub const OPS: [&str; 3] = ["salvage", "execute", "format_result"];
+pub const OPS: [&str; 4] = ["salvage", "execute", "format_result", "turn"];
 
 /// Runs `op` on `input`. A malformed input is an `errored` answer.
 pub fn run(op: &str, input: &Value, profile: Profile) -> Answer {
@@ -18,6 +19,7 @@ pub fn run(op: &str, input: &Value, profile: Profile) -> Answer {
         "salvage" => salvage::run(input, profile),
         "execute" => execute::run(input, profile),
         "format_result" => format_result::run(input, profile),
+        "turn" => turn::run(input, profile),
         other => Err(format!("unknown op {other:?}")),
     };
     match result {
