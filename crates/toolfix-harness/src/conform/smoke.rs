@@ -168,7 +168,9 @@ mod tests {
                 .iter()
                 .all(|c| c.expectations.len() == Profile::ALL.len())
         );
-        for op in ops::OPS {
+        // `salvage_stream` is checked by the streaming variants of these cases
+        // (`conform::streaming`), not by a check of its own.
+        for op in ops::OPS.into_iter().filter(|op| *op != "salvage_stream") {
             assert!(cases.iter().any(|c| c.op == op), "{op}");
         }
     }

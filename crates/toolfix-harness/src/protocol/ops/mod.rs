@@ -12,7 +12,13 @@ use toolfix::Profile;
 use toolfix::py::Value;
 
 /// The ops `toolfix serve` declares in its handshake.
-pub const OPS: [&str; 5] = ["salvage", "salvage_stream", "execute", "format_result", "turn"];
+pub const OPS: [&str; 5] = [
+    "salvage",
+    "salvage_stream",
+    "execute",
+    "format_result",
+    "turn",
+];
 
 /// Runs `op` on `input`. A malformed input is an `errored` answer.
 pub fn run(op: &str, input: &Value, profile: Profile) -> Answer {
