@@ -131,10 +131,20 @@ impl<'a> Payloads<'a> {
 
     /// The JSON value that starts exactly at `pos` of the scanned text, and its end: what
     /// the token dialects read their payloads with (`strict` and `portable` only, so a
-    /// failure is no value, never an error).
-    pub fn value_at(&self, pos: usize) -> Option<(Value, usize)> {
+    /// failure is no value, never an error). `start` is where the structure reading it
+    /// begins: a decode cut short by the end of the text leaves it open.
+    pub fn value_at(&self, start: usize, pos: usize) -> Option<(Value, usize)> {
+        let text = self.text();
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        json::raw_decode(self.text(), pos, limits).ok()
+        let decoded = json::raw_decode(text, pos, limits);
+        if pos >= text.len()
+            || decoded
+                .as_ref()
+                .is_err_and(|e| e.may_be_cut_short(text.len()))
+        {
+            self.reaches_end(start);
+        }
+        decoded.ok()
     }
 
     /// `_name_and_args(data, allowed)`: the name is `data["name"]`, or `data["tool"]` when

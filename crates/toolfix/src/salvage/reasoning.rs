@@ -104,17 +104,18 @@ pub fn unclosed(text: &[u8], ranges: &[Range<usize>]) -> Option<usize> {
     (!closed).then_some(last.start)
 }
 
-/// Whether `text` says whether it began with reasoning: a `<think>` or `</think>` outside
-/// the `fenced` ranges. Until one comes, a later unopened `</think>` would make everything
-/// before it reasoning.
-pub fn prefix_decided(text: &[u8], fenced: &[Range<usize>]) -> bool {
+/// The first `<think>` or `</think>` outside the `fenced` ranges: it says whether the
+/// reply began with reasoning. Until one comes, a later unopened `</think>` would make
+/// everything before it reasoning.
+pub fn first_think_marker(text: &[u8], fenced: &[Range<usize>]) -> Option<usize> {
     let outside = |at: &usize| {
         let next = fenced.partition_point(|f| f.end <= *at);
         fenced.get(next).is_none_or(|f| *at < f.start)
     };
     [BLOCKS[0].0, THINK_CLOSE]
         .iter()
-        .any(|m| memmem::find_iter(text, m).any(|at| outside(&at)))
+        .filter_map(|m| memmem::find_iter(text, m).find(|at| outside(at)))
+        .min()
 }
 
 /// Where the reasoning a reply begins with ends (only whitespace before it), when the
@@ -205,7 +206,10 @@ mod tests {
     fn many_analysis_messages_take_one_pass() {
         let text = "<|channel|>analysis<|message|>x<|end|>".repeat(100_000);
         let start = std::time::Instant::now();
-        assert_eq!(reasoning_ranges(text.as_bytes(), &[]).len(), 1);
+        assert_eq!(
+            reasoning_ranges(text.as_bytes(), &[], Beginning::REPLY).len(),
+            1
+        );
         assert!(start.elapsed().as_secs() < 5);
     }
 

@@ -29,7 +29,7 @@ pub fn scan(
         dialect,
         found: None,
     };
-    let Some((items, end)) = elements(payloads, bracket + 1) else {
+    let Some((items, end)) = elements(payloads, start, bracket + 1) else {
         out.push(rejected(start..bracket + 1));
         return bracket + 1;
     };
@@ -55,7 +55,8 @@ type Element = (Value, Range<usize>);
 
 /// The elements of the JSON array whose first element (or `]`) is at or after `at`, each
 /// with its span, and the end of the array; `None` when it is not a well-formed array.
-fn elements(payloads: &Payloads<'_>, mut at: usize) -> Option<(Vec<Element>, usize)> {
+/// A reply that ends inside the array leaves the structure at `start` open.
+fn elements(payloads: &Payloads<'_>, start: usize, mut at: usize) -> Option<(Vec<Element>, usize)> {
     let text = payloads.text();
     let mut items = Vec::new();
     at = json_space(text, at);
@@ -63,11 +64,19 @@ fn elements(payloads: &Payloads<'_>, mut at: usize) -> Option<(Vec<Element>, usi
         return Some((items, at + 1));
     }
     loop {
-        let (value, end) = payloads.value_at(at)?;
+        let (value, end) = payloads.value_at(start, at)?;
         items.push((value, at..end));
         at = json_space(text, end);
+        if at == text.len() {
+            payloads.reaches_end(start);
+        }
         match text.get(at)? {
-            b',' => at = json_space(text, at + 1),
+            b',' => {
+                at = json_space(text, at + 1);
+                if at == text.len() {
+                    payloads.reaches_end(start);
+                }
+            }
             b']' => return Some((items, at + 1)),
             _ => return None,
         }

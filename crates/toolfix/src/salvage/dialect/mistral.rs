@@ -53,13 +53,16 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Can
     let mut first = Some(start);
     loop {
         let Some((name, args)) = head(text, at) else {
+            if head_may_go_on(text, at) {
+                payloads.reaches_end(first.unwrap_or(at));
+            }
             if let Some(start) = first {
                 out.push(rejected(start..at));
             }
             return at;
         };
         let call_start = first.take().unwrap_or(at);
-        let Some((value, end)) = payloads.value_at(args) else {
+        let Some((value, end)) = payloads.value_at(call_start, args) else {
             out.push(rejected(call_start..args));
             return args;
         };
@@ -73,10 +76,22 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Can
             found,
         });
         at = skip_space(text, end);
-        if at == text.len() || text[at..].starts_with(TOOL_CALLS) {
+        if at == text.len() {
+            // The next call may follow without a marker: the chain is not over.
+            payloads.reaches_end(start);
+            return end;
+        }
+        if text[at..].starts_with(TOOL_CALLS) {
             return end;
         }
     }
+}
+
+/// Whether the text from `at` to its end may still become a head: it is short enough,
+/// and holds no `{` yet (a head ends at the one its arguments open with).
+fn head_may_go_on(text: &[u8], at: usize) -> bool {
+    let rest = &text[at.min(text.len())..];
+    rest.len() <= 2 * MAX_NAME + ARGS.len() + CALL_ID.len() && !rest.contains(&b'{')
 }
 
 /// `NAME[ARGS]` or `NAME[CALL_ID]ID[ARGS]` at `at`: the name and where the arguments start.

@@ -213,8 +213,13 @@ impl<'t> Stream<'t> {
         from: usize,
         on: &mut impl FnMut(Event<'_>),
     ) -> State {
+        // The code point before the match, as a one-byte stand-in that `\b` reads alike.
+        let before = match before.is_empty() {
+            true => Vec::new(),
+            false => vec![kept::stand_in(before)],
+        };
         let base = from - before.len();
-        let mut kept = Kept::new(before.to_vec(), before.len(), base, Beginning::AFTER_PROSE);
+        let mut kept = Kept::new(before.clone(), before.len(), base, Beginning::AFTER_PROSE);
         for part in parts {
             match self.echo {
                 true => kept.text.extend_from_slice(part),
