@@ -110,6 +110,21 @@ impl<'a> Payloads<'a> {
         json::raw_decode(self.text(), pos, limits).ok()
     }
 
+    /// `value_at`, or when no value reads at `pos`, how far the payload reaches: the
+    /// offset the decoder stopped at, or the end of the text when a string never closes
+    /// (a reply cut inside an argument) or the value nests too deep. A dialect reserves
+    /// `pos..reach` of a payload that does not read, so a call quoted in the part that was
+    /// written never runs (`docs/guarantees.md` G4).
+    pub fn value_or_reach(&self, pos: usize) -> Result<(Value, usize), usize> {
+        let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        json::raw_decode(self.text(), pos, limits).map_err(|error| match error {
+            DecodeError::Syntax { msg, pos: at } if !msg.starts_with("Unterminated string") => {
+                at.clamp(pos, self.text().len())
+            }
+            _ => self.text().len(),
+        })
+    }
+
     /// `_name_and_args(data, allowed)`: the name is `data["name"]`, or `data["tool"]` when
     /// that is falsy; it must be a `str` that was offered, exactly. The arguments are
     /// `data["arguments"]` when present (even `null`), else `data["parameters"]`, else `{}`.

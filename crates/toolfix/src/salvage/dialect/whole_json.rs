@@ -9,8 +9,9 @@
 //!
 //! Under `strict` and `portable` the path also reads Llama 3.x's JSON (`llama_json`):
 //! `{"name", "parameters"}`, and several such objects separated by `;` (or whitespace),
-//! as Llama 3.1–3.3's model cards write calls; and a JSON object or list that makes no
-//! call reserves the whole reply, so a call quoted in its strings never runs.
+//! as Llama 3.1–3.3's model cards write calls (an object that also has a `description` is
+//! a tool definition, not a call); and a JSON object or list that makes no call reserves
+//! the whole reply, so a call quoted in its strings never runs.
 
 use std::ops::Range;
 
@@ -181,6 +182,12 @@ fn calls_from_entries(
             continue;
         }
         let (args, dialect) = arguments(&mut dict, profile);
+        if dialect == Dialect::LlamaJson && dict.contains_key("description".as_bytes()) {
+            // `{"name", "description", "parameters"}` is how a tool is defined, not
+            // called: a model asked to describe its tools writes it, and its "arguments"
+            // would be the tool's schema.
+            continue;
+        }
         calls.push(Call::build(
             name,
             args,
