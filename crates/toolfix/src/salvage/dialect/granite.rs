@@ -1,12 +1,11 @@
 //! IBM Granite 3.x: `<|tool_call|>` then a JSON array of `{"name", "arguments"}` objects,
 //! as its chat template writes assistant tool calls (read by `call_array`). The array has
-//! no closing token: the call ends where the array ends. The same array after the text
-//! `<tool_call>` (what vLLM's Granite parser also accepts, for Granite 3.1) is read too;
-//! a `</tool_call>` right after it belongs to the call. (Hermes' `<tool_call>{…}` holds an
-//! object, never an array, so the two never meet.)
+//! no closing token: the call ends where the array ends. (vLLM's Granite parser also
+//! accepts the text `<tool_call>` before the array; that is left to the `tool_call`
+//! dialect, whose payload must be an object, as the real package reads it.)
 //!
 //! Phi-4-mini has a `<|tool_call|>` token too, and closes it with `<|/tool_call|>`: a
-//! `<|tool_call|>` whose JSON is followed by that closer is Phi-4-mini's (`phi4::tagged`),
+//! `<|tool_call|>` whose JSON is followed by that closer is Phi-4-mini's (`phi4::tagged_objects`, `phi4::closer_after`),
 //! whatever the JSON holds. Granite 4 writes Hermes' `<tool_call>{…}</tool_call>` instead,
 //! which is the `tool_call` dialect.
 
@@ -15,36 +14,14 @@ use memchr::memmem;
 use super::super::payload::Payloads;
 use super::super::span::Candidate;
 use super::super::text::skip_space;
-use super::token::at;
 use super::{Dialect, call_array, phi4};
 
 const MARKER: &[u8] = b"<|tool_call|>";
-const TEXT_MARKER: &[u8] = b"<tool_call>";
-const TEXT_CLOSER: &[u8] = b"</tool_call>";
 
-/// Adds a candidate for every call of every `<|tool_call|>[…]` and `<tool_call>[…]`, and
-/// hands the `<|tool_call|>…<|/tool_call|>` blocks to `phi4`.
+/// Adds a candidate for every call of every `<|tool_call|>[…]`, and hands the
+/// `<|tool_call|>…<|/tool_call|>` blocks to `phi4`.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
     let text = payloads.text();
-    let mut resume = 0;
-    for start in memmem::find_iter(text, TEXT_MARKER) {
-        let body = skip_space(text, start + TEXT_MARKER.len());
-        if start < resume || text.get(body) != Some(&b'[') {
-            continue;
-        }
-        resume = match call_array::read(payloads, start, body, Dialect::Granite) {
-            Ok((mut read, end)) => {
-                let closed = skip_space(text, end);
-                let end = at(text, closed, TEXT_CLOSER).unwrap_or(end);
-                if let Some(last) = read.last_mut() {
-                    last.span.end = end;
-                }
-                out.append(&mut read);
-                end
-            }
-            Err(reach) => phi4::rejected(start..reach, Dialect::Granite, out),
-        };
-    }
     let mut resume = 0;
     for start in memmem::find_iter(text, MARKER) {
         if start < resume {

@@ -145,15 +145,6 @@ mod tests {
         let both = read(&phi_objects);
         assert_eq!(both.len(), 2);
         assert_eq!(both[1].2.end, phi_objects.len());
-        let text = format!("<tool_call>\n[{call}]\n</tool_call> done");
-        assert_eq!(
-            read(&text),
-            [(
-                Dialect::Granite,
-                Some("get_weather".into()),
-                0..text.len() - 5
-            )]
-        );
     }
 
     #[test]

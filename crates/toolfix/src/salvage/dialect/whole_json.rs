@@ -28,8 +28,9 @@ pub enum Whole {
     /// The content is a call payload: these calls, nothing else is scanned.
     Calls(Vec<Call>),
     /// Under `strict` and `portable`: the content is a JSON object or list that makes no
-    /// call (every call rejected, or none written), or a JSON value nested past strict's
-    /// bound; it is reserved whole, so nothing quoted in it runs.
+    /// call (every call rejected, or none written), a JSON value nested past strict's
+    /// bound, or one the reply ends inside; it is reserved whole, so nothing quoted in it
+    /// runs.
     Reserved,
     /// Not a call payload: go on to the embedded dialects.
     NotCalls,
@@ -68,6 +69,15 @@ pub fn recover(
     let entries = match decode(stripped, profile) {
         Ok(Some(entries)) => entries,
         Ok(None) => return Ok(Whole::NotCalls),
+        // Cut off by the end of the reply: under `strict` and `portable` the payload was
+        // being written, and a call quoted in the string it was cut in must not run (G4).
+        Err(DecodeError::Syntax { msg, pos })
+            if !profile.is_faithful()
+                && msg != "Extra data"
+                && (pos >= stripped.len() || msg.starts_with("Unterminated string")) =>
+        {
+            return Ok(Whole::Reserved);
+        }
         Err(DecodeError::Syntax { .. }) => return Ok(Whole::NotCalls),
         // Too deep for strict's bound: the reply is a JSON payload strict will not read, so
         // it is reserved whole rather than scanned for markers quoted inside its strings.
