@@ -225,3 +225,55 @@ fn arguments(dict: &mut crate::py::Dict, profile: Profile) -> (Value, Dialect) {
         _ => (Value::Dict(Default::default()), Dialect::WholeJson),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str, profile: Profile) -> Option<Vec<String>> {
+        let tools = Allowlist::new(["get_weather", "search"]);
+        match recover(text.as_bytes(), &tools, profile).unwrap() {
+            Whole::Calls(calls) => Some(
+                calls
+                    .iter()
+                    .map(|c| format!("{} {}", c.name_str().unwrap(), c.arguments()))
+                    .collect(),
+            ),
+            Whole::Reserved => Some(Vec::new()),
+            Whole::NotCalls => None,
+        }
+    }
+
+    #[test]
+    fn a_tool_definition_is_not_a_llama_call() {
+        let definition = r#"{"name": "get_weather", "description": "Weather.", "parameters": {"city": "string"}}"#;
+        assert_eq!(names(definition, Profile::Strict), Some(vec![]));
+        assert_eq!(
+            names(definition, Profile::PraisonAi),
+            Some(vec!["get_weather {}".to_owned()])
+        );
+        let call = r#"{"name": "get_weather", "parameters": {"city": "Oslo"}}; {"name": "search"}"#;
+        assert_eq!(
+            names(call, Profile::Strict),
+            Some(vec![
+                r#"get_weather {"city": "Oslo"}"#.to_owned(),
+                "search {}".to_owned()
+            ])
+        );
+    }
+
+    #[test]
+    fn a_reply_cut_inside_the_payload_is_reserved() {
+        for cut in [
+            r#"{"name": "search", "parameters": {"q": "<function=get_weather>{}</function>"#,
+            r#"{"name": "search", "parameters": {"q": "x"}"#,
+            r#"[{"name": "search", "arguments": {}}, "#,
+        ] {
+            assert_eq!(names(cut, Profile::Strict), Some(vec![]), "{cut}");
+            assert_eq!(names(cut, Profile::PraisonAi), None, "{cut}");
+        }
+        // A syntax error before the end is not a cut payload: the reply falls through.
+        assert_eq!(names(r#"{ <tool_call>"#, Profile::Strict), None);
+        assert_eq!(names(r#"{"name": "search"}; 42"#, Profile::Strict), None);
+    }
+}
