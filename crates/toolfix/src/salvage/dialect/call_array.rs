@@ -51,7 +51,13 @@ pub fn read(
     bracket: usize,
     dialect: Dialect,
 ) -> Result<(Vec<Candidate>, usize), usize> {
-    let (items, end) = elements(payloads, bracket + 1).map_err(|reach| reach.max(bracket + 1))?;
+    let (items, end) = elements(payloads, bracket + 1).map_err(|reach| {
+        if reach >= payloads.text().len() {
+            // Cut short by the end of the text: a streamed reply may go on with the rest.
+            payloads.reaches_end(start);
+        }
+        reach.max(bracket + 1)
+    })?;
     if items.is_empty() {
         let empty = Candidate {
             span: start..end,

@@ -28,6 +28,9 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
             continue;
         }
         let body = skip_space(text, start + MARKER.len());
+        if body == text.len() {
+            payloads.reaches_end(start);
+        }
         resume = match text.get(body) {
             Some(b'[') => array(payloads, start, body, out),
             Some(b'{') => phi4::tagged_objects(payloads, start, body, out),
@@ -44,6 +47,10 @@ fn array(payloads: &Payloads<'_>, start: usize, bracket: usize, out: &mut Vec<Ca
         Err(reach) => return phi4::rejected(start..reach, Dialect::Granite, out),
     };
     let Some(close_end) = phi4::closer_after(payloads.text(), end) else {
+        if phi4::closer_may_follow(payloads.text(), end) {
+            // Phi-4-mini's closer may still come and make the block its own.
+            payloads.reaches_end(start);
+        }
         out.append(&mut read);
         return end;
     };

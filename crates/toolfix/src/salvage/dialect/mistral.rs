@@ -46,6 +46,10 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
             continue;
         }
         let body = skip_space(text, start + TOOL_CALLS.len());
+        if body == text.len() {
+            // A streamed reply may go on with either form.
+            payloads.reaches_end(start);
+        }
         resume = if text.get(body) == Some(&b'[') {
             call_array::scan(payloads, start, body, Dialect::Mistral, out)
         } else {
@@ -56,17 +60,32 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
 
 /// The v11 form: `NAME[ARGS]{…}` (or with `[CALL_ID]ID`, or `NAME{…}`) at `at`, and any
 /// calls that follow it directly. Returns where scanning resumes.
+///
+/// Whatever the end of the text leaves undecided (a name, a token, arguments cut short,
+/// or a call that more text could chain another to) is reported to `reaches_end`, so a
+/// streamed reply settles nothing from there on.
 fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Candidate>) -> usize {
     let text = payloads.text();
     let mut first = Some(start);
     loop {
-        let Some((name, args)) = head(text, at, first.is_some()) else {
-            if let Some(start) = first {
-                out.push(rejected(start..at));
+        let call_start = first.unwrap_or(at);
+        let (name, args) = match head(text, at, first.is_some()) {
+            Head::Call(name, args) => (name, args),
+            Head::Cut => {
+                payloads.reaches_end(call_start);
+                if first.is_some() {
+                    out.push(rejected(call_start..text.len()));
+                }
+                return text.len();
             }
-            return at;
+            Head::Not => {
+                if first.is_some() {
+                    out.push(rejected(call_start..at));
+                }
+                return at;
+            }
         };
-        let call_start = first.take().unwrap_or(at);
+        first = None;
         if text[args..].starts_with(TOOL_CALLS) {
             // `NAME[ARGS]` with nothing after it: the next call starts here.
             out.push(rejected(call_start..args));
@@ -75,6 +94,9 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Can
         let (value, end) = match payloads.value_or_reach(args) {
             Ok(read) => read,
             Err(reach) => {
+                if reach == text.len() {
+                    payloads.reaches_end(call_start);
+                }
                 out.push(rejected(call_start..reach));
                 return reach;
             }
@@ -89,28 +111,67 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Can
             found,
         });
         at = skip_space(text, end);
-        if at == text.len() || text[at..].starts_with(TOOL_CALLS) {
+        if at == text.len() {
+            // More text could chain the next `NAME[ARGS]{…}` here.
+            payloads.reaches_end(end);
+            return end;
+        }
+        if text[at..].starts_with(TOOL_CALLS) {
             return end;
         }
     }
 }
 
+/// What a call's head at some offset is.
+enum Head {
+    /// The name, and where the arguments start.
+    Call(PyStr, usize),
+    /// The text ends before saying.
+    Cut,
+    /// Not a call's head.
+    Not,
+}
+
 /// `NAME[ARGS]` or `NAME[CALL_ID]ID[ARGS]` at `at`, or right after `[TOOL_CALLS]`
-/// (`after_marker`) also `NAME` followed by the `{` of its arguments: the name and where
-/// the arguments start.
-fn head(text: &[u8], at: usize, after_marker: bool) -> Option<(PyStr, usize)> {
-    let name_end = token_word(text, at)?;
+/// (`after_marker`) also `NAME` followed by the `{` of its arguments.
+fn head(text: &[u8], at: usize, after_marker: bool) -> Head {
+    let name_end = match token_word(text, at) {
+        Some(end) if end == text.len() => return Head::Cut,
+        Some(end) => end,
+        None if at == text.len() => return Head::Cut,
+        None => return Head::Not,
+    };
     let name = PyStr::from_generalized_utf8(&text[at..name_end]);
     let after_name = skip_space(text, name_end);
     if let Some(args) = at_token(text, after_name, ARGS) {
-        return Some((name, args));
+        return Head::Call(name, args);
     }
     if after_marker && text.get(after_name) == Some(&b'{') {
-        return Some((name, after_name));
+        return Head::Call(name, after_name);
     }
-    let id_start = at_token(text, after_name, CALL_ID)?;
-    let id_end = token_word(text, id_start)?;
-    Some((name, at_token(text, skip_space(text, id_end), ARGS)?))
+    if cut_inside(text, after_name, &[ARGS, CALL_ID]) {
+        return Head::Cut;
+    }
+    let Some(id_start) = at_token(text, after_name, CALL_ID) else {
+        return Head::Not;
+    };
+    let id_end = match token_word(text, id_start) {
+        Some(end) if end < text.len() => end,
+        None if id_start < text.len() => return Head::Not,
+        _ => return Head::Cut,
+    };
+    let before_args = skip_space(text, id_end);
+    match at_token(text, before_args, ARGS) {
+        Some(args) => Head::Call(name, args),
+        None if cut_inside(text, before_args, &[ARGS]) => Head::Cut,
+        None => Head::Not,
+    }
+}
+
+/// Whether the text from `at` to its end is the beginning of one of `tokens` (or empty).
+fn cut_inside(text: &[u8], at: usize, tokens: &[&[u8]]) -> bool {
+    let rest = &text[at.min(text.len())..];
+    tokens.iter().any(|token| token.starts_with(rest))
 }
 
 /// The end of a run of 1 to `MAX_NAME` bytes at `at` with no whitespace, `[` or `{`.

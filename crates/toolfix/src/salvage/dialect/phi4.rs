@@ -44,6 +44,13 @@ pub fn closer_after(text: &[u8], at: usize) -> Option<usize> {
         .then_some(at + CLOSER.len())
 }
 
+/// Whether the text after `at` (JSON whitespace, then the rest) may still become
+/// `<|/tool_call|>`: it ends before saying.
+pub fn closer_may_follow(text: &[u8], at: usize) -> bool {
+    let at = json_space(text, at);
+    CLOSER.starts_with(&text[at.min(text.len())..])
+}
+
 /// `<|tool_call|>` at `start` followed by objects, the first at `brace`: each a candidate
 /// when `<|/tool_call|>` closes them. Returns where scanning resumes.
 pub fn tagged_objects(
@@ -58,7 +65,12 @@ pub fn tagged_objects(
     loop {
         let (value, end) = match payloads.value_or_reach(at) {
             Ok(read) => read,
-            Err(reach) => return rejected(start..reach, Dialect::Phi4, out),
+            Err(reach) => {
+                if reach == text.len() {
+                    payloads.reaches_end(start);
+                }
+                return rejected(start..reach, Dialect::Phi4, out);
+            }
         };
         objects.push((value, at..end));
         at = json_space(text, end);
@@ -70,6 +82,10 @@ pub fn tagged_objects(
         }
     }
     let Some(close_end) = closer_after(text, at) else {
+        if closer_may_follow(text, at) {
+            // The closer, or another object, may still come.
+            payloads.reaches_end(start);
+        }
         // No closer: an unclosed call, reserved as far as it was written.
         let written = objects.last().map_or(brace, |(_, span)| span.end);
         return rejected(start..written, Dialect::Phi4, out);

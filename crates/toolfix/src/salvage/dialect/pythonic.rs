@@ -31,7 +31,7 @@ use std::ops::Range;
 use super::super::call::Call;
 use super::super::payload::Payloads;
 use super::super::span::{Candidate, Found};
-use super::super::{Allowlist, SalvageError};
+use super::super::{Allowlist, Beginning, SalvageError};
 use super::Dialect;
 use super::call_array;
 use super::token::{Blocks, trimmed};
@@ -124,7 +124,13 @@ fn tail_calls(
     if !super::super::probe::has_marker(tail, profile) {
         return Ok(());
     }
-    for (span, dialect, found) in super::super::scan::scan(tail, allowed, profile)? {
+    // The tail does not begin the reply, and the list before it shows that the reply did
+    // not begin with reasoning.
+    let beginning = Beginning {
+        whole_content: false,
+        unopened_think: false,
+    };
+    for (span, dialect, found) in super::super::scan::scan(tail, beginning, allowed, profile)? {
         let position = calls.len();
         let call = Call::build(
             Value::Str(found.name),
@@ -138,6 +144,28 @@ fn tail_calls(
     Ok(())
 }
 
+/// Whether more text could still make `text` (stripped at the start, beginning with `[`)
+/// a whole-content list of calls: it reads so far (a list followed by any text is one: the
+/// text is scanned after it), or it is a prefix of one as far as a quick look can tell:
+/// `[`, then space, then a name whose `(` has not been contradicted.
+pub fn may_become_whole(text: &[u8]) -> bool {
+    let reader = Reader::new(text);
+    if reader.calls(0).is_some() {
+        return true;
+    }
+    let at = reader.space(1);
+    if at == text.len() || text[at] == b']' {
+        return true;
+    }
+    match reader.identifier(at) {
+        Some(end) => {
+            let after = reader.space(end);
+            after == text.len() || text[after] == b'('
+        }
+        None => false,
+    }
+}
+
 /// Adds a candidate for every call of every wrapped body.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
     let text = payloads.text();
@@ -148,6 +176,8 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         };
         for block in Blocks::new(text, open, close, accept) {
             if !block.closed {
+                // Its closer may still come in a streamed reply.
+                payloads.reaches_end(block.span.start);
                 out.push(rejected(block.span));
                 continue;
             }
@@ -170,11 +200,22 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
     }
 }
 
-/// Whether an Olmo 3 `<function_calls>` body starting at `body` begins with a call: other
-/// formats use the same tag (Claude's XML), and a tag in prose must not reserve the rest
-/// of the reply.
+/// Whether an Olmo 3 `<function_calls>` body starting at `body` begins with a call, or
+/// the text ends before saying: other formats use the same tag (Claude's XML), and a tag
+/// in prose must not reserve the rest of the reply.
 fn olmo_body(text: &[u8], body: usize) -> bool {
-    starts_with_call(text, body)
+    let reader = Reader::new(text);
+    let at = reader.space(body);
+    if at == text.len() {
+        return true;
+    }
+    match reader.identifier(at) {
+        Some(end) => {
+            let after = reader.space(end);
+            after == text.len() || text[after] == b'('
+        }
+        None => false,
+    }
 }
 
 /// Whether `NAME(` starts at `at`, whitespace allowed before the name and before the
