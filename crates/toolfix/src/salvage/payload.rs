@@ -147,6 +147,22 @@ impl<'a> Payloads<'a> {
         decoded.ok()
     }
 
+    /// `value_at`, or when no value reads at `pos`, how far the payload reaches: the
+    /// offset the decoder stopped at, or the end of the text when a string never closes
+    /// (a reply cut inside an argument) or the value nests too deep. A dialect reserves
+    /// `pos..reach` of a payload that does not read, so a call quoted in the part that was
+    /// written never runs (`docs/guarantees.md` G4).
+    pub fn value_or_reach(&self, pos: usize) -> Result<(Value, usize), usize> {
+        let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        let len = self.text().len();
+        json::raw_decode(self.text(), pos, limits).map_err(|error| match error {
+            // Cut short by the end of the text, it reaches the end (a streamed reply may
+            // complete it: `tru` may become `true`).
+            DecodeError::Syntax { pos: at, .. } if !error.may_be_cut_short(len) => at.clamp(pos, len),
+            _ => len,
+        })
+    }
+
     /// `_name_and_args(data, allowed)`: the name is `data["name"]`, or `data["tool"]` when
     /// that is falsy; it must be a `str` that was offered, exactly. The arguments are
     /// `data["arguments"]` when present (even `null`), else `data["parameters"]`, else `{}`.

@@ -9,6 +9,8 @@
 //! * a reply that begins with reasoning closed by an unopened `</think>` (templates that
 //!   put the opening `<think>` in the prompt): everything before that `</think>`;
 //! * Gemma 4's thought channel: `<|channel>thought` … `<channel|>` (unclosed: to the end);
+//! * Mistral's `[THINK]` … `[/THINK]` (Magistral, Ministral 3 reasoning; unclosed: to the
+//!   end);
 //! * gpt-oss Harmony's `analysis` channel: `<|channel|>analysis<|message|>` up to the
 //!   first `<|end|>`, `<|call|>` or `<|return|>` (where the `openai-harmony` package ends
 //!   a message: a `<|start|>` inside it is text), or the end of the reply.
@@ -24,9 +26,10 @@ use memchr::memmem;
 use super::Beginning;
 
 /// Reasoning blocks: an opener, and the closer that ends the block.
-const BLOCKS: [(&[u8], &[u8]); 2] = [
+const BLOCKS: [(&[u8], &[u8]); 3] = [
     (b"<think>", b"</think>"),
     (b"<|channel>thought", b"<channel|>"),
+    (b"[THINK]", b"[/THINK]"),
 ];
 const THINK_CLOSE: &[u8] = b"</think>";
 const ANALYSIS: &[u8] = b"<|channel|>analysis<|message|>";
@@ -187,6 +190,16 @@ mod tests {
     fn gemma_thought_channel() {
         let text = "<|channel>thought\nplan<channel|><|tool_call>call:a{}<tool_call|>";
         assert_eq!(shown(text, &[]), ["<|channel>thought\nplan<channel|>"]);
+    }
+
+    #[test]
+    fn mistral_think_tokens() {
+        let text = "[THINK]maybe [TOOL_CALLS]a[ARGS]{}[/THINK][TOOL_CALLS]b[ARGS]{}";
+        assert_eq!(
+            shown(text, &[]),
+            ["[THINK]maybe [TOOL_CALLS]a[ARGS]{}[/THINK]"]
+        );
+        assert_eq!(shown("ok[THINK]cut", &[]), ["[THINK]cut"]);
     }
 
     #[test]
