@@ -129,6 +129,7 @@ fn tail_calls(
     let beginning = Beginning {
         whole_content: false,
         unopened_think: false,
+        marker_before: false,
     };
     for (span, dialect, found) in super::super::scan::scan(tail, beginning, allowed, profile)? {
         let position = calls.len();
