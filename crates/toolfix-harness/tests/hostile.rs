@@ -245,20 +245,19 @@ fn known_failures_turn_into_xfail_and_xpass_and_stale_entries_are_found() {
     assert!(lenient.conformant());
 }
 
-/// The runner's in-process path over the whole suite. The suite pins CPython's recursion
-/// limits with values about a thousand levels deep, which a few value operations walk
-/// recursively: the run gets a big stack, as the `toolfix` binary does.
+/// The suite embedded in the binary is the repository's. (Running it is the README's main
+/// command, which CI runs in-process and over the wire under every profile.)
 #[test]
-fn the_embedded_reference_passes_the_whole_suite() {
+fn the_embedded_suite_is_the_repositorys() {
     std::thread::Builder::new()
         .stack_size(64 << 20)
-        .spawn(embedded_reference_passes_the_whole_suite)
+        .spawn(embedded_suite_is_the_repositorys)
         .expect("a test thread")
         .join()
-        .expect("the run does not panic");
+        .expect("loading does not panic");
 }
 
-fn embedded_reference_passes_the_whole_suite() {
+fn embedded_suite_is_the_repositorys() {
     let cases = load_embedded().unwrap_or_else(|errors| panic!("{errors:#?}"));
     let on_disk = load_dir(&root().join("../../spec-cases")).expect("the spec cases load");
     let ids = |cases: &[Case]| cases.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
@@ -268,14 +267,4 @@ fn embedded_reference_passes_the_whole_suite() {
         "the embedded suite is the repository's"
     );
     assert!(!cases.is_empty());
-    let report = conform(&Target::Reference, &cases, &Options::default(), &mut Quiet).unwrap();
-    // A case the reference's declarations leave out under a profile (a policy it declares
-    // otherwise, a dialect `praisonai` does not read) is skipped, not failed.
-    let failing: Vec<_> = report
-        .results
-        .iter()
-        .filter(|r| !matches!(r.outcome, Outcome::Pass | Outcome::Skip))
-        .collect();
-    assert!(failing.is_empty(), "{failing:#?}");
-    assert!(report.results.len() >= cases.len());
 }
