@@ -280,19 +280,35 @@ fn truncate(text: &mut String, mut len: usize) {
     text.truncate(len);
 }
 
-/// The substrings praisonaiagents' marker probe looks for in `str.lower()` of a reply
-/// (docs/behaviour.md §2(e).2): the grammar's own copy, so the oracle below does not trust the
-/// probe it checks.
-const MARKERS: [&str; 6] = [
+/// The substrings the marker probe looks for in `str.lower()` of a reply: the first six
+/// are praisonaiagents' (docs/behaviour.md §2(e).2), the others those of the dialects only
+/// `strict` and `portable` recover. The grammar's own copy, so the oracle below does not
+/// trust the probe it checks.
+pub const MARKERS: [&str; 20] = [
     "<tool_call>",
     "<function=",
     "[tool_call]",
     "[tool_request]",
     "<|python_tag|>",
     "action",
+    // The markers of the dialects only `strict` and `portable` recover.
+    "[tool_calls]",
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁call▁begin｜>",
+    "<｜dsml｜function_calls>",
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_begin|>",
+    "<|message|>",
+    "<start_function_call>",
+    "<minimax:tool_call>",
+    "<|tool_call|>",
+    "<|tool_call>",
+    "<|python_start|>",
+    "<|tool_call_start|>",
+    "functools[",
 ];
 
-/// Whether `str.lower()` of the text holds a marker: the probe's question, answered the
+/// Whether `str.lower()` of the text holds a marker of any profile: the probe's question, answered the
 /// slow, obvious way (Rust's full lowercase mapping agrees with Python's on every
 /// character that can produce an ASCII letter).
 pub fn has_marker(text: &str) -> bool {

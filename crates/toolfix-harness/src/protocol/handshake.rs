@@ -108,19 +108,28 @@ impl Handshake {
             ]),
             profile,
             ops: ops::OPS.iter().map(|op| (*op).to_owned()).collect(),
-            dialects: Dialect::ALL.iter().map(|d| d.name().to_owned()).collect(),
+            dialects: Dialect::recovered_by(profile)
+                .map(|d| d.name().to_owned())
+                .collect(),
             policies: reference_policies(profile),
         }
     }
 }
 
 /// What the reference declares under `profile`: salvage depends on the adapter; calls
-/// are recovered only when closed, from JSON, by their exact name; reasoning is text
-/// like any other.
-fn reference_policies(_profile: Profile) -> Vec<(String, bool)> {
+/// are recovered only when closed, from JSON, by their exact name; reasoning is text like
+/// any other under `praisonai`, as in the real package, and masked under the others.
+fn reference_policies(profile: Profile) -> Vec<(String, bool)> {
     POLICIES
         .iter()
-        .map(|&policy| (policy.to_owned(), policy == "adapters"))
+        .map(|&policy| {
+            let declared = match policy {
+                "adapters" => true,
+                "masks_reasoning" => !profile.is_faithful(),
+                _ => false,
+            };
+            (policy.to_owned(), declared)
+        })
         .collect()
 }
 

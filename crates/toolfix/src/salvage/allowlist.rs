@@ -1,8 +1,9 @@
 //! The advertised-name allowlist: the tool names the model was actually offered.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::SalvageError;
+use super::schema::ParamTypes;
 use crate::profile::Profile;
 use crate::py::{PyStr, Value};
 
@@ -15,6 +16,9 @@ use crate::py::{PyStr, Value};
 pub struct Allowlist {
     names: HashSet<PyStr>,
     has_unmatchable: bool,
+    /// The parameter types each tool's JSON schema declares, for the formats that write
+    /// arguments as text (`schema`).
+    types: HashMap<PyStr, ParamTypes>,
 }
 
 impl Allowlist {
@@ -32,6 +36,7 @@ impl Allowlist {
         Allowlist {
             names,
             has_unmatchable: false,
+            types: HashMap::new(),
         }
     }
 
@@ -48,6 +53,20 @@ impl Allowlist {
     /// Whether nothing was offered, in which case salvage returns nothing.
     pub fn is_empty(&self) -> bool {
         self.names.is_empty() && !self.has_unmatchable
+    }
+
+    /// Records the JSON schema of `name`'s parameters (an OpenAI tool entry's
+    /// `function.parameters`): the formats that write arguments as text (Qwen3 XML,
+    /// MiniMax, GLM, DeepSeek DSML) convert each value by its declared type under
+    /// `strict` and `portable`. Without a schema their values stay strings.
+    pub fn insert_schema(&mut self, name: impl Into<PyStr>, parameters: &Value) {
+        self.types
+            .insert(name.into(), ParamTypes::from_schema(parameters));
+    }
+
+    /// The declared parameter types of `name` (none when it has no schema).
+    pub(crate) fn types(&self, name: &PyStr) -> Option<&ParamTypes> {
+        self.types.get(name)
     }
 }
 
@@ -72,6 +91,9 @@ impl Allowlist {
         for entry in entries {
             match advertised_name(entry) {
                 Ok(Some(Value::Str(name))) => {
+                    if let Some(parameters) = parameters_of(entry) {
+                        allowlist.insert_schema(name.clone(), parameters);
+                    }
                     allowlist.names.insert(name);
                 }
                 Ok(Some(_)) => allowlist.add_unmatchable(),
@@ -82,6 +104,16 @@ impl Allowlist {
         }
         Ok(allowlist)
     }
+}
+
+/// The `parameters` schema of an OpenAI tool entry: `function.parameters`, else a
+/// top-level `parameters`.
+fn parameters_of(entry: &Value) -> Option<&Value> {
+    entry
+        .get("function")
+        .and_then(|f| f.get("parameters"))
+        .or_else(|| entry.get("parameters"))
+        .filter(|p| matches!(p, Value::Dict(_)))
 }
 
 /// The truthy name one tool entry advertises, if any.

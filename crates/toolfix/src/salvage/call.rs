@@ -49,6 +49,12 @@ impl Call {
         })
     }
 
+    /// The same call, found in a text that started `by` bytes later in the reply.
+    pub(crate) fn shifted(mut self, by: usize) -> Call {
+        self.span = self.span.start + by..self.span.end + by;
+        self
+    }
+
     /// The name as recovered: a string in every embedded dialect, any truthy JSON value on
     /// the whole-content path under `praisonai`.
     pub fn name(&self) -> &Value {

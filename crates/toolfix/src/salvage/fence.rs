@@ -24,10 +24,28 @@ use super::text::count_code_points;
 
 /// The fenced ranges of `text`, in order, as byte ranges of the original text.
 pub fn fenced_ranges(text: &[u8]) -> Vec<Range<usize>> {
+    fenced_ranges_around(text, &[])
+}
+
+/// The fenced ranges of `text`, where no fence opens inside an `opaque` range (sorted,
+/// disjoint) that itself starts outside every fence: a dialect whose own syntax holds a
+/// fence (DeepSeek V3 writes its JSON between ` ```json ` and ` ``` ` inside its call
+/// tokens) is not an example. An opaque range that starts inside a fence is masked with
+/// it, like any text there.
+pub fn fenced_ranges_around(text: &[u8], opaque: &[Range<usize>]) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
     let mut i = 0;
+    let mut next_opaque = 0;
     while let Some(found) = memchr2(b'`', b'~', &text[i..]) {
         let open = i + found;
+        while opaque.get(next_opaque).is_some_and(|o| o.end <= open) {
+            next_opaque += 1;
+        }
+        if let Some(block) = opaque.get(next_opaque).filter(|o| o.start <= open) {
+            i = block.end;
+            next_opaque += 1;
+            continue;
+        }
         let mark = text[open];
         let run = run_length(text, open, mark);
         if run < 3 {
@@ -36,6 +54,9 @@ pub fn fenced_ranges(text: &[u8]) -> Vec<Range<usize>> {
         }
         let end = close_of(text, open + run, mark, run).unwrap_or(text.len());
         ranges.push(open..end);
+        while opaque.get(next_opaque).is_some_and(|o| o.start < end) {
+            next_opaque += 1;
+        }
         i = end;
     }
     ranges
@@ -80,9 +101,15 @@ pub struct Masked<'a> {
 }
 
 impl<'a> Masked<'a> {
-    /// Masks `original`; borrows it unchanged when it has no fence.
+    /// Masks the fences of `original`, as the real package does; borrows it unchanged when
+    /// it has no fence.
     pub fn new(original: &'a [u8]) -> Masked<'a> {
-        let ranges = fenced_ranges(original);
+        Masked::with_ranges(original, fenced_ranges(original))
+    }
+
+    /// Masks `ranges` (sorted, disjoint byte ranges on code-point boundaries) of
+    /// `original`.
+    pub fn with_ranges(original: &'a [u8], ranges: Vec<Range<usize>>) -> Masked<'a> {
         if ranges.is_empty() {
             return Masked {
                 original,
@@ -140,7 +167,7 @@ impl<'a> Masked<'a> {
         self.original
     }
 
-    /// The fenced ranges, as byte ranges of the original text.
+    /// The masked ranges, as byte ranges of the original text.
     #[cfg(test)]
     pub fn fenced(&self) -> impl Iterator<Item = Range<usize>> + '_ {
         self.regions.iter().map(|r| r.original.clone())

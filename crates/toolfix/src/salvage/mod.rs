@@ -13,6 +13,11 @@
 //!    decoding payloads through `payload`;
 //! 6. **select** (`span`): text order, and nothing that starts inside an earlier call.
 //!
+//! Under `strict` and `portable` the same pipeline also recovers the native formats of
+//! today's model families (`Dialect`), masks reasoning as it masks fences (`reasoning`),
+//! and types the arguments of formats that write them as text by the tool's schema
+//! (`schema`); `scan` says in which order.
+//!
 //! Every step is linear in the length of the reply, including on the inputs where CPython
 //! is quadratic (unclosed tags, failing `python_tag`/ReAct decodes, long fences).
 //!
@@ -38,6 +43,9 @@ pub(crate) mod dialect;
 pub(crate) mod fence;
 mod payload;
 pub(crate) mod probe;
+pub(crate) mod reasoning;
+mod scan;
+mod schema;
 mod span;
 mod text;
 
@@ -50,8 +58,6 @@ use crate::profile::Profile;
 use crate::py::exception::PyException;
 use crate::py::{PyStr, Value};
 use dialect::whole_json::{self, Whole};
-use fence::Masked;
-use payload::Payloads;
 
 /// Model text: a Rust `&str`, or a Python `str` that may hold lone surrogates.
 #[derive(Clone, Copy, Debug)]
@@ -131,6 +137,33 @@ pub fn fenced_ranges<'a>(content: impl Into<Content<'a>>) -> Vec<std::ops::Range
 /// `TypeError` for a malformed tool list.
 pub type SalvageError = PyException;
 
+/// The whole-content path: JSON, and under `strict` and `portable` a pythonic list, also
+/// after the reasoning a reply begins with (`<think>…</think>` then the call).
+fn whole_content(
+    content: &[u8],
+    tools: &Allowlist,
+    profile: Profile,
+) -> Result<Whole, SalvageError> {
+    let whole = whole_forms(content, tools, profile)?;
+    if profile.is_faithful() || !matches!(whole, Whole::NotCalls) {
+        return Ok(whole);
+    }
+    match reasoning::leading(content) {
+        Some(end) => Ok(whole_forms(&content[end..], tools, profile)?.shifted(end)),
+        None => Ok(whole),
+    }
+}
+
+/// The whole-content forms `profile` reads in `content`.
+fn whole_forms(content: &[u8], tools: &Allowlist, profile: Profile) -> Result<Whole, SalvageError> {
+    match whole_json::recover(content, tools, profile)? {
+        Whole::NotCalls if !profile.is_faithful() => {
+            dialect::pythonic::recover_whole(content, tools, profile)
+        }
+        whole => Ok(whole),
+    }
+}
+
 /// Recovers the tool calls written as text in `request.content`, in text order. An empty
 /// list is the real package's `None`.
 pub fn salvage(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
@@ -138,22 +171,18 @@ pub fn salvage(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
     if !request.adapter.policy().salvages_text || content.is_empty() || request.tools.is_empty() {
         return Ok(Vec::new());
     }
-    match whole_json::recover(content, request.tools, request.profile)? {
+    match whole_content(content, request.tools, request.profile)? {
         Whole::Calls(calls) => return Ok(calls),
         Whole::Reserved => return Ok(Vec::new()),
         Whole::NotCalls => {}
     }
-    if !probe::has_marker(content) {
+    if !probe::has_marker(content, request.profile) {
         return Ok(Vec::new());
     }
-    let masked = Masked::new(content);
-    let payloads = Payloads::new(&masked, request.tools, request.profile);
-    let candidates = dialect::scan_embedded(&payloads)?;
-    span::select(candidates)
+    scan::scan(content, request.tools, request.profile)?
         .into_iter()
         .enumerate()
         .map(|(position, (span, dialect, found))| {
-            let span = masked.to_original(span.start)..masked.to_original(span.end);
             Call::build(
                 Value::Str(found.name),
                 found.args,

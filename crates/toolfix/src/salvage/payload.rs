@@ -11,6 +11,7 @@
 use std::ops::Range;
 
 use super::fence::Masked;
+use super::schema::{ParamTypes, Written, typed_arguments};
 use super::span::Found;
 use super::text::skip_space;
 use super::{Allowlist, SalvageError};
@@ -44,6 +45,39 @@ impl<'a> Payloads<'a> {
         self.allowed.contains(name)
     }
 
+    /// The profile the payloads are decoded under.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// Arguments written as `(key, text)` pairs by a format without types, each typed by
+    /// the offered tool's schema (`schema`): the call `name` when it was offered.
+    pub fn typed_call(&self, name: PyStr, pairs: Vec<(PyStr, Written)>) -> Option<Found> {
+        if !self.allows(&name) {
+            return None;
+        }
+        let args = match self.allowed.types(&name) {
+            Some(types) => typed_arguments(types, pairs),
+            None => typed_arguments(&ParamTypes::default(), pairs),
+        };
+        Some(Found { name, args })
+    }
+
+    /// A call whose name the format writes outside its JSON arguments (`NAME[ARGS]{…}`):
+    /// the JSON object at `range` of the masked text, decoded, re-read under `strict`.
+    /// `Some(None)` when the name was offered but the arguments are not a JSON object.
+    pub fn named_object(
+        &self,
+        name: PyStr,
+        range: Range<usize>,
+    ) -> Result<Option<Found>, SalvageError> {
+        let args = self.loads(range)?;
+        Ok(match args {
+            Some(args @ Value::Dict(_)) if self.allows(&name) => Some(Found { name, args }),
+            _ => None,
+        })
+    }
+
     /// `json.loads(group)` for a closed tag's JSON group at `range` of the masked text:
     /// `None` when it is not JSON (`JSONDecodeError`, caught by the real package).
     pub fn loads(&self, range: Range<usize>) -> Result<Option<Value>, SalvageError> {
@@ -66,6 +100,14 @@ impl<'a> Payloads<'a> {
             },
             _ => ObjectAt::NotObject { at },
         })
+    }
+
+    /// The JSON value that starts exactly at `pos` of the scanned text, and its end: what
+    /// the token dialects read their payloads with (`strict` and `portable` only, so a
+    /// failure is no value, never an error).
+    pub fn value_at(&self, pos: usize) -> Option<(Value, usize)> {
+        let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        json::raw_decode(self.text(), pos, limits).ok()
     }
 
     /// `_name_and_args(data, allowed)`: the name is `data["name"]`, or `data["tool"]` when

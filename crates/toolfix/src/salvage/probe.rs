@@ -25,6 +25,8 @@
 //! and for texts shorter than one vector, `portable` does the same search with memchr.
 //! Both are checked against a naive search in the tests below.
 
+use crate::profile::Profile;
+
 /// The markers, lowercase.
 pub const MARKERS: [&[u8]; 6] = [
     b"<tool_call>",
@@ -35,29 +37,63 @@ pub const MARKERS: [&[u8]; 6] = [
     b"action",
 ];
 
+/// The markers of the dialects only `strict` and `portable` recover, lowercase; each
+/// starts with `<` or `[`, so the candidate search is the same for every profile. Phi-4's
+/// `functools[` is found at its `[` (`marker_at`).
+const NEW_MARKERS: [&[u8]; 13] = [
+    b"[tool_calls]",
+    "<｜tool▁calls▁begin｜>".as_bytes(),
+    "<｜tool▁call▁begin｜>".as_bytes(),
+    "<｜dsml｜function_calls>".as_bytes(),
+    b"<|tool_calls_section_begin|>",
+    b"<|tool_call_begin|>",
+    b"<|message|>",
+    b"<start_function_call>",
+    b"<minimax:tool_call>",
+    b"<|tool_call|>",
+    b"<|tool_call>",
+    b"<|python_start|>",
+    b"<|tool_call_start|>",
+];
+
 /// The length of the shortest marker: no marker starts in the last `SHORTEST - 1` bytes.
 const SHORTEST: usize = 6;
 
-/// Whether `text.lower()` contains a marker.
-pub fn has_marker(text: &[u8]) -> bool {
+/// Whether `text.lower()` contains a marker of a dialect `profile` recovers.
+pub fn has_marker(text: &[u8], profile: Profile) -> bool {
+    let every = !profile.is_faithful();
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU supports AVX2, checked just above.
-        return unsafe { avx2::has_marker(text) };
+        return unsafe { avx2::has_marker(text, every) };
     }
-    portable::has_marker(text)
+    portable::has_marker(text, every)
 }
 
-/// Whether a marker starts at `i`.
+/// Whether a marker starts at `i` (of the six dialects of praisonaiagents, or of `every`
+/// dialect).
 #[inline]
-fn marker_at(text: &[u8], i: usize) -> bool {
+fn marker_at(text: &[u8], i: usize, every: bool) -> bool {
     let tail = &text[i..];
     match tail.first() {
-        Some(b'<' | b'[') => MARKERS[..5]
-            .iter()
-            .any(|m| starts_with_ignore_case(tail, m)),
+        Some(b'<' | b'[') => {
+            MARKERS[..5]
+                .iter()
+                .any(|m| starts_with_ignore_case(tail, m))
+                || (every && new_marker_at(text, i))
+        }
         _ => starts_with_ignore_case(tail, b"action"),
     }
+}
+
+/// Whether a marker of a dialect only `strict` and `portable` recover starts at `i`, or
+/// (for `functools[`) ends there.
+#[cold]
+fn new_marker_at(text: &[u8], i: usize) -> bool {
+    NEW_MARKERS
+        .iter()
+        .any(|m| starts_with_ignore_case(&text[i..], m))
+        || (text[i] == b'[' && i >= 9 && text[i - 9..i].eq_ignore_ascii_case(b"functools"))
 }
 
 #[inline]
@@ -69,19 +105,15 @@ fn starts_with_ignore_case(text: &[u8], marker: &[u8]) -> bool {
 mod portable {
     use memchr::memchr2_iter;
 
-    use super::{MARKERS, starts_with_ignore_case};
+    use super::{marker_at, starts_with_ignore_case};
 
-    pub fn has_marker(text: &[u8]) -> bool {
-        has_tag_marker(text) || has_action(text)
+    pub fn has_marker(text: &[u8], every: bool) -> bool {
+        has_tag_marker(text, every) || has_action(text)
     }
 
-    /// The five markers that start with `<` or `[`.
-    fn has_tag_marker(text: &[u8]) -> bool {
-        memchr2_iter(b'<', b'[', text).any(|i| {
-            MARKERS[..5]
-                .iter()
-                .any(|m| starts_with_ignore_case(&text[i..], m))
-        })
+    /// The markers that start with `<` or `[`.
+    fn has_tag_marker(text: &[u8], every: bool) -> bool {
+        memchr2_iter(b'<', b'[', text).any(|i| marker_at(text, i, every))
     }
 
     /// `action`, in any ASCII case, found through its second letter (rarer in prose than
@@ -134,15 +166,15 @@ mod avx2 {
     ///
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn has_marker(text: &[u8]) -> bool {
+    pub unsafe fn has_marker(text: &[u8], every: bool) -> bool {
         if text.len() < WINDOW {
-            return portable::has_marker(text);
+            return portable::has_marker(text, every);
         }
         // SAFETY (every `unsafe` below): AVX2 is enabled for this function.
         let mut start = 0;
         loop {
             match unsafe { next_block(text, start) } {
-                Ok((block, lanes)) if any_marker(text, block, lanes) => return true,
+                Ok((block, lanes)) if any_marker(text, block, lanes, every) => return true,
                 Ok((block, _)) => start = block + BLOCK,
                 Err(rest) => {
                     start = rest;
@@ -157,20 +189,28 @@ mod avx2 {
         // already checked (checking one twice is harmless).
         if let Some(last) = text.len().checked_sub(BLOCK + REACH) {
             return match unsafe { next_block(text, last) } {
-                Ok((block, lanes)) => any_marker(text, block, lanes),
+                Ok((block, lanes)) => any_marker(text, block, lanes, every),
                 Err(_) => false,
             };
         }
         while let Some(window) = text.get(start..start + WINDOW) {
-            if any_marker(text, start, unsafe { lanes(window.try_into().unwrap()) }) {
+            if any_marker(
+                text,
+                start,
+                unsafe { lanes(window.try_into().unwrap()) },
+                every,
+            ) {
                 return true;
             }
             start += LANES;
         }
         let last = text.len() - WINDOW;
-        any_marker(text, last, unsafe {
-            lanes(text[last..].try_into().unwrap())
-        })
+        any_marker(
+            text,
+            last,
+            unsafe { lanes(text[last..].try_into().unwrap()) },
+            every,
+        )
     }
 
     /// The first block of `BLOCK` starts from `start` that has candidates left after
@@ -207,9 +247,9 @@ mod avx2 {
     }
 
     /// Whether a marker starts at `start + i` for some bit `i` of `lanes`.
-    fn any_marker(text: &[u8], start: usize, mut lanes: u128) -> bool {
+    fn any_marker(text: &[u8], start: usize, mut lanes: u128, every: bool) -> bool {
         while lanes != 0 {
-            if marker_at(text, start + lanes.trailing_zeros() as usize) {
+            if marker_at(text, start + lanes.trailing_zeros() as usize, every) {
                 return true;
             }
             lanes &= lanes - 1;
@@ -308,6 +348,34 @@ mod tests {
     }
 
     #[test]
+    fn strict_finds_the_markers_of_every_dialect_and_praisonai_only_its_own() {
+        for text in [
+            "[TOOL_CALLS]get_weather[ARGS]{}",
+            "x <｜tool▁calls▁begin｜>",
+            "<｜tool▁call▁begin｜>",
+            "<｜DSML｜function_calls>",
+            "<|tool_calls_section_begin|>",
+            "<|tool_call_begin|>functions.a:0",
+            "commentary to=functions.a <|constrain|>json<|message|>{}",
+            "<start_function_call>call:a{}",
+            "<minimax:tool_call>",
+            "<|tool_call|>[]",
+            "<|tool_call>call:a{}<tool_call|>",
+            "<|python_start|>[a()]<|python_end|>",
+            "<|tool_call_start|>[a()]<|tool_call_end|>",
+            "functools[{}]",
+        ] {
+            let padded = format!("{text}{}", " padding".repeat(20));
+            for t in [text.to_owned(), padded] {
+                assert!(has_marker(t.as_bytes(), Profile::Strict), "{t}");
+                assert!(has_marker(t.as_bytes(), Profile::Portable), "{t}");
+                assert!(!has_marker(t.as_bytes(), Profile::PraisonAi), "{t}");
+            }
+        }
+        assert!(!has_marker(b"functools [x] functool[", Profile::Strict));
+    }
+
+    #[test]
     fn finds_each_marker_in_any_ascii_case() {
         for text in [
             "x <TOOL_CALL> y",
@@ -317,7 +385,7 @@ mod tests {
             "a transaction",
             "ACTION",
         ] {
-            assert!(has_marker(text.as_bytes()), "{text}");
+            assert!(has_marker(text.as_bytes(), Profile::PraisonAi), "{text}");
         }
     }
 
@@ -332,7 +400,7 @@ mod tests {
             "plain prose",
             "a function and an instruction, each one in its section",
         ] {
-            assert!(!has_marker(text.as_bytes()), "{text}");
+            assert!(!has_marker(text.as_bytes(), Profile::PraisonAi), "{text}");
         }
     }
 
@@ -344,14 +412,21 @@ mod tests {
         let filler = b"ction cn <tool call [tool n c ".repeat(20);
         for len in [0, 5, 36, 37, 38, 100, 132, 133, 134, 165, 261, 262, 300] {
             let base = &filler[..len];
-            assert!(!naive(base) && !has_marker(base), "{len}");
+            assert!(
+                !naive(base) && !has_marker(base, Profile::PraisonAi),
+                "{len}"
+            );
             for marker in MARKERS {
                 for at in 0..=len {
                     let mut text = base.to_vec();
                     for (slot, &b) in text[at..].iter_mut().zip(marker) {
                         *slot = b;
                     }
-                    assert_eq!(has_marker(&text), naive(&text), "{len} {at}");
+                    assert_eq!(
+                        has_marker(&text, Profile::PraisonAi),
+                        naive(&text),
+                        "{len} {at}"
+                    );
                 }
             }
         }
@@ -369,13 +444,13 @@ mod tests {
 
         #[test]
         fn agrees_with_the_naive_search(text in marker_heavy()) {
-            prop_assert_eq!(has_marker(&text), naive(&text));
-            prop_assert_eq!(portable::has_marker(&text), naive(&text));
+            prop_assert_eq!(has_marker(&text, Profile::PraisonAi), naive(&text));
+            prop_assert_eq!(portable::has_marker(&text, false), naive(&text));
         }
 
         #[test]
         fn agrees_on_arbitrary_bytes(text in proptest::collection::vec(any::<u8>(), 0..300)) {
-            prop_assert_eq!(has_marker(&text), naive(&text));
+            prop_assert_eq!(has_marker(&text, Profile::PraisonAi), naive(&text));
         }
 
         #[test]
@@ -392,7 +467,7 @@ mod tests {
                 .zip(&upper)
                 .map(|(&b, &u)| if u { b.to_ascii_uppercase() } else { b });
             text.splice(at..at, cased);
-            prop_assert!(has_marker(&text));
+            prop_assert!(has_marker(&text, Profile::PraisonAi));
         }
     }
 }

@@ -3,12 +3,33 @@
 //! Each embedded dialect scans the fence-masked text and proposes candidates, accepted or
 //! rejected-but-reserved; `span::select` then orders them and applies the starts-inside
 //! rule. The whole-content path runs before all of them, on the unmasked text.
+//!
+//! The six dialects of praisonaiagents (`tool_call`, `function`, `bracket`, `python_tag`,
+//! `react`, `whole_json`) are scanned over the masked text by `scan_embedded`. The token
+//! dialects of today's model families, which only `strict` and `portable` recover, are
+//! scanned over the text as written by `scan_tokens`: their own syntax may hold a fence
+//! (DeepSeek V3's JSON, a code argument of Qwen3-Coder), so their spans are found first
+//! and then kept out of fence masking (`salvage::regions`).
 
 mod bracket;
+mod call_array;
 mod closed_tag;
+mod deepseek;
 mod function;
+mod gemma;
+mod glm;
+mod granite;
+mod harmony;
+mod invoke;
+mod kimi;
+mod minimax;
+mod mistral;
+mod phi4;
 mod python_tag;
+pub mod pythonic;
+mod qwen_xml;
 mod react;
+mod token;
 mod tool_call;
 pub mod whole_json;
 
@@ -18,9 +39,15 @@ use std::str::FromStr;
 use super::SalvageError;
 use super::payload::Payloads;
 use super::span::Candidate;
+use crate::profile::Profile;
 
 /// How a call was written.
+///
+/// The first six are the dialects praisonaiagents 1.7.17 recovers, under every profile.
+/// The others are the native text formats of the model families in use today; only
+/// `strict` and `portable` recover them (`praisonai` stays byte-faithful).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Dialect {
     /// The whole content is a JSON object or array of `{"name", "arguments"}`.
     WholeJson,
@@ -34,17 +61,56 @@ pub enum Dialect {
     PythonTag,
     /// ReAct `Action: NAME` / `Action Input: {…}`.
     React,
+    /// Llama 3.x JSON: `{"name", "parameters"}` as the whole reply or after
+    /// `<|python_tag|>`, several calls separated by `;`.
+    LlamaJson,
+    /// A Python list of calls as the whole reply: `[get_weather(city="Paris")]` (Llama
+    /// 3.2/4 and others), arguments as Python literals, never evaluated.
+    Pythonic,
+    /// Mistral's `[TOOL_CALLS]`: a JSON array (v3), or `NAME[ARGS]{…}` with an optional
+    /// `[CALL_ID]` (v11 and later).
+    Mistral,
+    /// Qwen3-Coder / Qwen3.5 XML: `<tool_call><function=NAME><parameter=K>V</parameter>…`.
+    QwenXml,
+    /// DeepSeek V3, V3.1, V3.2 and R1 tool-call tokens.
+    DeepSeek,
+    /// GLM-4.5 and later: `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>`.
+    Glm,
+    /// Kimi K2: `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}`.
+    Kimi,
+    /// gpt-oss Harmony: a `commentary` message `to=functions.NAME` with a JSON body.
+    Harmony,
+    /// FunctionGemma: `<start_function_call>call:NAME{key:value,…}<end_function_call>`.
+    Gemma,
+    /// MiniMax M2: `<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter>`.
+    MiniMax,
+    /// IBM Granite: `<|tool_call|>[{"name", "arguments"}, …]`.
+    Granite,
+    /// Phi-4-mini: `functools[{"name", "arguments"}, …]`.
+    Phi4,
 }
 
 impl Dialect {
     /// Every dialect, in a stable order.
-    pub const ALL: [Dialect; 6] = [
+    pub const ALL: [Dialect; 18] = [
         Dialect::WholeJson,
         Dialect::ToolCall,
         Dialect::Function,
         Dialect::Bracket,
         Dialect::PythonTag,
         Dialect::React,
+        Dialect::LlamaJson,
+        Dialect::Pythonic,
+        Dialect::Mistral,
+        Dialect::QwenXml,
+        Dialect::DeepSeek,
+        Dialect::Glm,
+        Dialect::Kimi,
+        Dialect::Harmony,
+        Dialect::Gemma,
+        Dialect::MiniMax,
+        Dialect::Granite,
+        Dialect::Phi4,
     ];
 
     /// The dialect's name in case files and in the protocol.
@@ -56,7 +122,40 @@ impl Dialect {
             Dialect::Bracket => "bracket",
             Dialect::PythonTag => "python_tag",
             Dialect::React => "react",
+            Dialect::LlamaJson => "llama_json",
+            Dialect::Pythonic => "pythonic",
+            Dialect::Mistral => "mistral",
+            Dialect::QwenXml => "qwen_xml",
+            Dialect::DeepSeek => "deepseek",
+            Dialect::Glm => "glm",
+            Dialect::Kimi => "kimi",
+            Dialect::Harmony => "harmony",
+            Dialect::Gemma => "gemma",
+            Dialect::MiniMax => "minimax",
+            Dialect::Granite => "granite",
+            Dialect::Phi4 => "phi4",
         }
+    }
+
+    /// Whether praisonaiagents 1.7.17 recovers it (and so every profile does).
+    pub fn is_praisonai(self) -> bool {
+        matches!(
+            self,
+            Dialect::WholeJson
+                | Dialect::ToolCall
+                | Dialect::Function
+                | Dialect::Bracket
+                | Dialect::PythonTag
+                | Dialect::React
+        )
+    }
+
+    /// The dialects a profile recovers: the six of praisonaiagents under `praisonai`,
+    /// every one under `strict` and `portable`.
+    pub fn recovered_by(profile: Profile) -> impl Iterator<Item = Dialect> {
+        Dialect::ALL
+            .into_iter()
+            .filter(move |d| d.is_praisonai() || !profile.is_faithful())
     }
 }
 
@@ -86,4 +185,21 @@ pub(super) fn scan_embedded(payloads: &Payloads<'_>) -> Result<Vec<Candidate>, S
     function::scan(payloads, &mut candidates)?;
     react::scan(payloads, &mut candidates)?;
     Ok(candidates)
+}
+
+/// Every token dialect's candidates over the text as written, unordered.
+pub(super) fn scan_tokens(payloads: &Payloads<'_>) -> Vec<Candidate> {
+    let mut candidates = Vec::new();
+    mistral::scan(payloads, &mut candidates);
+    qwen_xml::scan(payloads, &mut candidates);
+    deepseek::scan(payloads, &mut candidates);
+    glm::scan(payloads, &mut candidates);
+    kimi::scan(payloads, &mut candidates);
+    harmony::scan(payloads, &mut candidates);
+    gemma::scan(payloads, &mut candidates);
+    minimax::scan(payloads, &mut candidates);
+    granite::scan(payloads, &mut candidates);
+    phi4::scan(payloads, &mut candidates);
+    pythonic::scan(payloads, &mut candidates);
+    candidates
 }

@@ -5,14 +5,21 @@
 //! reserves `[tag start, after the whitespace)`. CPython builds a `JSONDecodeError` for
 //! every failed decode and counts newlines from the start of the text in it, which makes
 //! many failing tags quadratic; decoding here costs only what it reads.
+//!
+//! Under `strict` and `portable`, a payload may be followed by more calls separated by
+//! `;`, as Llama 3.x's model cards write several calls after one tag: each is its own
+//! candidate.
+
+use std::ops::Range;
 
 use memchr::memchr_iter;
 
 use super::super::SalvageError;
 use super::super::payload::{ObjectAt, Payloads};
 use super::super::span::Candidate;
-use super::super::text::match_folded;
+use super::super::text::{match_folded, skip_space};
 use super::Dialect;
+use crate::py::Value;
 
 /// Adds a candidate for every `<|python_tag|>`.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
@@ -21,19 +28,45 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
         let Some(tag_end) = match_folded(text, start, b"<|python_tag|>") else {
             continue;
         };
-        let candidate = match payloads.object_at(tag_end)? {
-            ObjectAt::Object { value, end } => Candidate {
-                span: start..end,
-                dialect: Dialect::PythonTag,
-                found: value.and_then(|data| payloads.name_and_args(data)),
-            },
-            ObjectAt::NotObject { at } => Candidate {
-                span: start..at,
-                dialect: Dialect::PythonTag,
-                found: None,
-            },
+        let mut at = match payloads.object_at(tag_end)? {
+            ObjectAt::Object { value, end } => {
+                out.push(candidate(payloads, start..end, value));
+                end
+            }
+            ObjectAt::NotObject { at } => {
+                out.push(Candidate {
+                    span: start..at,
+                    dialect: Dialect::PythonTag,
+                    found: None,
+                });
+                continue;
+            }
         };
-        out.push(candidate);
+        while let Some(next) = continuation(payloads, at) {
+            let ObjectAt::Object { value, end } = payloads.object_at(next)? else {
+                break;
+            };
+            out.push(candidate(payloads, at..end, value));
+            at = end;
+        }
     }
     Ok(())
+}
+
+fn candidate(payloads: &Payloads<'_>, span: Range<usize>, value: Option<Value>) -> Candidate {
+    Candidate {
+        span,
+        dialect: Dialect::PythonTag,
+        found: value.and_then(|data| payloads.name_and_args(data)),
+    }
+}
+
+/// Under `strict` and `portable`, where the next call starts after a payload ending at
+/// `end`: after whitespace and a `;`.
+fn continuation(payloads: &Payloads<'_>, end: usize) -> Option<usize> {
+    if payloads.profile().is_faithful() {
+        return None;
+    }
+    let semicolon = skip_space(payloads.text(), end);
+    (payloads.text().get(semicolon) == Some(&b';')).then_some(semicolon + 1)
 }

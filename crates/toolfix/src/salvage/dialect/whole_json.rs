@@ -6,6 +6,11 @@
 //! `name` and `arguments` count, any truthy name of any JSON type makes a call, and under
 //! `praisonai` there is no allowlist. Valid JSON that makes no call falls through to the
 //! embedded dialects.
+//!
+//! Under `strict` and `portable` the path also reads Llama 3.x's JSON (`llama_json`):
+//! `{"name", "parameters"}`, and several such objects separated by `;` (or whitespace),
+//! as Llama 3.1–3.3's model cards write calls; and a JSON object or list that makes no
+//! call reserves the whole reply, so a call quoted in its strings never runs.
 
 use std::ops::Range;
 
@@ -21,12 +26,22 @@ use crate::py::unicode::{is_space, strip};
 pub enum Whole {
     /// The content is a call payload: these calls, nothing else is scanned.
     Calls(Vec<Call>),
-    /// Under `strict`: the content is a call payload whose every call was rejected, or a
-    /// JSON value nested past strict's bound; it is reserved whole, so nothing quoted in it
-    /// runs.
+    /// Under `strict` and `portable`: the content is a JSON object or list that makes no
+    /// call (every call rejected, or none written), or a JSON value nested past strict's
+    /// bound; it is reserved whole, so nothing quoted in it runs.
     Reserved,
     /// Not a call payload: go on to the embedded dialects.
     NotCalls,
+}
+
+impl Whole {
+    /// The same decision for a content that started `by` bytes later in the reply.
+    pub fn shifted(self, by: usize) -> Whole {
+        match self {
+            Whole::Calls(calls) => Whole::Calls(calls.into_iter().map(|c| c.shifted(by)).collect()),
+            other => other,
+        }
+    }
 }
 
 /// Runs the whole-content path on `content`.
@@ -49,10 +64,9 @@ pub fn recover(
     if !may_raise_or_call(stripped, profile) {
         return Ok(Whole::NotCalls);
     }
-    let entries = match json::loads(stripped, profile.json_limits(JsonSite::WholeContent)) {
-        Ok(Value::Dict(d)) => vec![Value::Dict(d)],
-        Ok(Value::List(l)) => l,
-        Ok(_) => return Ok(Whole::NotCalls),
+    let entries = match decode(stripped, profile) {
+        Ok(Some(entries)) => entries,
+        Ok(None) => return Ok(Whole::NotCalls),
         Err(DecodeError::Syntax { .. }) => return Ok(Whole::NotCalls),
         // Too deep for strict's bound: the reply is a JSON payload strict will not read, so
         // it is reserved whole rather than scanned for markers quoted inside its strings.
@@ -64,6 +78,59 @@ pub fn recover(
         Err(e) => return Err(SalvageError::from(e)),
     };
     calls_from_entries(entries, span, allowed, profile)
+}
+
+/// The entries of the whole-content payload: a decoded object as one entry, a list's
+/// items, or under `strict` and `portable` a `;`-separated sequence of objects; `None`
+/// when the text is JSON but not a container.
+fn decode(text: &[u8], profile: Profile) -> Result<Option<Vec<Value>>, DecodeError> {
+    let limits = profile.json_limits(JsonSite::WholeContent);
+    if profile.is_faithful() {
+        return Ok(entries_of(json::loads(text, limits)?));
+    }
+    let (first, mut at) = json::raw_decode(text, 0, limits)?;
+    at = skip_separator(text, at);
+    if at == text.len() {
+        return Ok(entries_of(first));
+    }
+    let mut objects = vec![first];
+    while at < text.len() {
+        let (next, end) = json::raw_decode(text, at, limits)?;
+        objects.push(next);
+        at = skip_separator(text, end);
+    }
+    match objects.iter().all(|o| matches!(o, Value::Dict(_))) {
+        true => Ok(Some(objects)),
+        false => Err(DecodeError::Syntax {
+            msg: "Extra data",
+            pos: at,
+        }),
+    }
+}
+
+/// An object as one entry, a list as its items, anything else as no entries.
+fn entries_of(value: Value) -> Option<Vec<Value>> {
+    match value {
+        Value::Dict(d) => Some(vec![Value::Dict(d)]),
+        Value::List(l) => Some(l),
+        _ => None,
+    }
+}
+
+/// The end of the JSON whitespace and at most one `;` at `at`.
+fn skip_separator(text: &[u8], at: usize) -> usize {
+    let at = json_space(text, at);
+    match text.get(at) {
+        Some(b';') => json_space(text, at + 1),
+        _ => at,
+    }
+}
+
+fn json_space(text: &[u8], mut at: usize) -> usize {
+    while matches!(text.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        at += 1;
+    }
+    at
 }
 
 /// Whether `json.loads` of this text can yield a dict or list, or raise something other
@@ -97,7 +164,6 @@ fn calls_from_entries(
     profile: Profile,
 ) -> Result<Whole, SalvageError> {
     let mut calls = Vec::new();
-    let mut rejected = false;
     for (position, entry) in entries.into_iter().enumerate() {
         let Value::Dict(mut dict) = entry else {
             continue;
@@ -112,24 +178,33 @@ fn calls_from_entries(
         if profile.allowlists_whole_content()
             && !name.as_py_str().is_some_and(|n| allowed.contains(n))
         {
-            rejected = true;
             continue;
         }
-        let args = dict
-            .swap_remove("arguments".as_bytes())
-            .unwrap_or_else(|| Value::Dict(Default::default()));
+        let (args, dialect) = arguments(&mut dict, profile);
         calls.push(Call::build(
             name,
             args,
             span.clone(),
-            (Dialect::WholeJson, position),
+            (dialect, position),
             profile,
         )?);
     }
-    let reserved = rejected && profile.reserves_rejected_whole_content();
+    let reserved = profile.reserves_rejected_whole_content();
     Ok(match (calls.is_empty(), reserved) {
         (false, _) => Whole::Calls(calls),
         (true, true) => Whole::Reserved,
         (true, false) => Whole::NotCalls,
     })
+}
+
+/// The arguments of a whole-content call and the dialect they say it is: `arguments`
+/// (even `null`), else under `strict` and `portable` Llama's `parameters`, else `{}`.
+fn arguments(dict: &mut crate::py::Dict, profile: Profile) -> (Value, Dialect) {
+    if let Some(args) = dict.swap_remove("arguments".as_bytes()) {
+        return (args, Dialect::WholeJson);
+    }
+    match dict.swap_remove("parameters".as_bytes()) {
+        Some(args) if !profile.is_faithful() => (args, Dialect::LlamaJson),
+        _ => (Value::Dict(Default::default()), Dialect::WholeJson),
+    }
 }

@@ -1,0 +1,155 @@
+//! What the token dialects (the ones only `strict` and `portable` recover) share: exact
+//! special tokens, found with `memchr::memmem`, and blocks delimited by an opening and a
+//! closing token, found in one pass.
+//!
+//! A special token is matched exactly as the model's template writes it. Finding the
+//! closer of every opener with a separate search would be quadratic on a reply full of
+//! openers and no closer; `Blocks` walks openers and closers forward together instead.
+
+use std::ops::Range;
+
+use memchr::memmem::{self, FindIter};
+
+use super::super::text::skip_space;
+
+/// The end of `token` when it starts at `i`.
+pub fn at(text: &[u8], i: usize, token: &[u8]) -> Option<usize> {
+    text.get(i..)?.starts_with(token).then_some(i + token.len())
+}
+
+/// The end of `token` when it starts after the whitespace at `i`.
+pub fn after_space(text: &[u8], i: usize, token: &[u8]) -> Option<usize> {
+    at(text, skip_space(text, i), token)
+}
+
+/// `range` of `text` without the ASCII whitespace at either end.
+pub fn trimmed(text: &[u8], range: Range<usize>) -> Range<usize> {
+    let body = &text[range.clone()];
+    let lead = body.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let trail = body[lead..]
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    range.start + lead..range.end - trail
+}
+
+/// Every block `OPEN … CLOSE` of `text` whose opener `accept` takes, in order, blocks not
+/// overlapping: an opener inside a block is part of that block. A block whose closer never
+/// comes runs to the end of the text (`closed` is false then).
+pub struct Blocks<'t> {
+    text: &'t [u8],
+    opens: FindIter<'t, 't>,
+    closes: FindIter<'t, 't>,
+    open_len: usize,
+    close_len: usize,
+    next_close: Option<usize>,
+    resume: usize,
+    accept: fn(&[u8], usize) -> bool,
+}
+
+/// One block: its whole span, where its body starts and ends, and whether it was closed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub span: Range<usize>,
+    pub body: Range<usize>,
+    pub closed: bool,
+}
+
+impl<'t> Blocks<'t> {
+    /// The blocks of `text` that open with `open` (where `accept(text, body_start)`
+    /// holds) and close with `close`.
+    pub fn new(
+        text: &'t [u8],
+        open: &'t [u8],
+        close: &'t [u8],
+        accept: fn(&[u8], usize) -> bool,
+    ) -> Blocks<'t> {
+        Blocks {
+            text,
+            opens: memmem::find_iter(text, open),
+            closes: memmem::find_iter(text, close),
+            open_len: open.len(),
+            close_len: close.len(),
+            next_close: None,
+            resume: 0,
+            accept,
+        }
+    }
+
+    /// The first closer at or after `from`.
+    fn close_from(&mut self, from: usize) -> Option<usize> {
+        while self.next_close.is_none_or(|c| c < from) {
+            self.next_close = Some(self.closes.next()?);
+        }
+        self.next_close
+    }
+}
+
+impl Iterator for Blocks<'_> {
+    type Item = Block;
+
+    fn next(&mut self) -> Option<Block> {
+        loop {
+            let open = self.opens.next()?;
+            let body = open + self.open_len;
+            if open < self.resume || !(self.accept)(self.text, body) {
+                continue;
+            }
+            let block = match self.close_from(body) {
+                Some(close) => Block {
+                    span: open..close + self.close_len,
+                    body: body..close,
+                    closed: true,
+                },
+                None => Block {
+                    span: open..self.text.len(),
+                    body: body..self.text.len(),
+                    closed: false,
+                },
+            };
+            self.resume = block.span.end;
+            return Some(block);
+        }
+    }
+}
+
+/// Accepts every opener.
+pub fn any(_: &[u8], _: usize) -> bool {
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_pair_openers_with_the_next_closer() {
+        let text = b"a<x>1</x> <x>2<x>3</x> <x>4";
+        let spans: Vec<_> = Blocks::new(text, b"<x>", b"</x>", any)
+            .map(|b| {
+                (
+                    String::from_utf8_lossy(&text[b.body]).into_owned(),
+                    b.closed,
+                )
+            })
+            .collect();
+        assert_eq!(
+            spans,
+            [
+                ("1".to_owned(), true),
+                ("2<x>3".to_owned(), true),
+                ("4".to_owned(), false)
+            ]
+        );
+    }
+
+    #[test]
+    fn many_openers_without_a_closer_take_one_pass() {
+        let text = "<x>".repeat(100_000);
+        assert_eq!(
+            Blocks::new(text.as_bytes(), b"<x>", b"</x>", any).count(),
+            1
+        );
+    }
+}

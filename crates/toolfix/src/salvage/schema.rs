@@ -1,0 +1,209 @@
+//! Typing the values of the untyped formats by the tool's JSON schema.
+//!
+//! Qwen3-Coder XML, MiniMax `<invoke>`, GLM's `<arg_value>` and DeepSeek V3.2's DSML
+//! write every argument as text: `<parameter=count>3</parameter>`. When the offered tool
+//! entry carries a JSON schema (`function.parameters.properties.count.type`), the value
+//! is converted as the engines convert it; without a schema, or for a parameter the schema
+//! does not describe, it stays the string the model wrote.
+//!
+//! A value converts to the first of its declared types that reads it, in the order
+//! `null`, `boolean`, `integer`, `number`, `object`, `array`, `string`:
+//!
+//! * `null`: the text `null`;
+//! * `boolean`: `true` or `false`, in any letter case;
+//! * `integer`: a JSON integer (exact at any size);
+//! * `number`: a JSON number (`3` stays an integer, `3.5` and `1e3` are floats);
+//! * `object`, `array`: a JSON object or array;
+//! * `string`: the text itself.
+//!
+//! A value that no declared type reads stays the string as written: the tool's own
+//! validation, not salvage, decides what to do with `count="three"`.
+
+use crate::profile::STRICT_MAX_DEPTH;
+use crate::py::json::{self, DecodeLimits};
+use crate::py::{Dict, PyStr, Value};
+
+/// A JSON schema type a parameter may declare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum JsonType {
+    Null,
+    Boolean,
+    Integer,
+    Number,
+    Object,
+    Array,
+    String,
+}
+
+impl JsonType {
+    fn parse(name: &str) -> Option<JsonType> {
+        Some(match name {
+            "null" => JsonType::Null,
+            "boolean" => JsonType::Boolean,
+            "integer" => JsonType::Integer,
+            "number" => JsonType::Number,
+            "object" => JsonType::Object,
+            "array" => JsonType::Array,
+            "string" => JsonType::String,
+            _ => return None,
+        })
+    }
+}
+
+/// The declared types of each parameter of one tool, from its `parameters` schema.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct ParamTypes {
+    params: Vec<(PyStr, Vec<JsonType>)>,
+}
+
+impl ParamTypes {
+    /// The types `parameters.properties.<key>.type` declares (a name or a list of
+    /// names); parameters without a readable type are left out.
+    pub fn from_schema(parameters: &Value) -> ParamTypes {
+        let Some(Value::Dict(properties)) = parameters.get("properties") else {
+            return ParamTypes::default();
+        };
+        let params = properties
+            .iter()
+            .filter_map(|(key, schema)| Some((key.clone(), types_of(schema.get("type")?))))
+            .filter(|(_, types)| !types.is_empty())
+            .collect();
+        ParamTypes { params }
+    }
+
+    /// `raw`, the text a model wrote for parameter `key`, as a value of its declared type.
+    pub fn convert(&self, key: &PyStr, raw: &PyStr) -> Value {
+        let declared = self.params.iter().find(|(k, _)| k == key);
+        match declared {
+            Some((_, types)) => convert(raw, types),
+            None => Value::Str(raw.clone()),
+        }
+    }
+}
+
+/// The type names of a schema's `type`, sorted in conversion order.
+fn types_of(declared: &Value) -> Vec<JsonType> {
+    let names: Vec<&Value> = match declared {
+        Value::List(items) => items.iter().collect(),
+        single => vec![single],
+    };
+    let mut types: Vec<JsonType> = names
+        .into_iter()
+        .filter_map(|n| JsonType::parse(n.as_py_str()?.as_str()?))
+        .collect();
+    types.sort();
+    types.dedup();
+    types
+}
+
+/// The first declared type that reads `raw`, else `raw` as a string.
+fn convert(raw: &PyStr, types: &[JsonType]) -> Value {
+    types
+        .iter()
+        .find_map(|&ty| read_as(raw, ty))
+        .unwrap_or_else(|| Value::Str(raw.clone()))
+}
+
+fn read_as(raw: &PyStr, ty: JsonType) -> Option<Value> {
+    let text = raw.as_bytes();
+    match ty {
+        JsonType::Null => (text == b"null").then_some(Value::None),
+        JsonType::Boolean => match text {
+            t if t.eq_ignore_ascii_case(b"true") => Some(Value::Bool(true)),
+            t if t.eq_ignore_ascii_case(b"false") => Some(Value::Bool(false)),
+            _ => None,
+        },
+        JsonType::Integer => decoded(text).filter(|v| matches!(v, Value::Int(_))),
+        JsonType::Number => decoded(text).filter(|v| matches!(v, Value::Int(_) | Value::Float(_))),
+        JsonType::Object => decoded(text).filter(|v| matches!(v, Value::Dict(_))),
+        JsonType::Array => decoded(text).filter(|v| matches!(v, Value::List(_))),
+        JsonType::String => Some(Value::Str(raw.clone())),
+    }
+}
+
+/// `text` as one JSON value, surrounding whitespace allowed.
+fn decoded(text: &[u8]) -> Option<Value> {
+    let limits = DecodeLimits {
+        max_depth: STRICT_MAX_DEPTH,
+        int_max_str_digits: None,
+    };
+    json::loads(text, limits).ok()
+}
+
+/// An argument as a format wrote it.
+pub(crate) enum Written {
+    /// Text, to be typed by the tool's schema.
+    Untyped(PyStr),
+    /// Text the format marks as a string whatever the schema says (DSML `string="true"`).
+    Text(PyStr),
+    /// A value the format wrote typed (DSML `string="false"`: JSON).
+    Value(Value),
+}
+
+impl From<PyStr> for Written {
+    fn from(raw: PyStr) -> Written {
+        Written::Untyped(raw)
+    }
+}
+
+/// Arguments built from the `(key, written)` pairs of a format without JSON arguments,
+/// untyped ones typed by `types`; a repeated key keeps its first position and its last
+/// value, as a JSON object would.
+pub(crate) fn typed_arguments(types: &ParamTypes, pairs: Vec<(PyStr, Written)>) -> Value {
+    let mut args = Dict::default();
+    for (key, written) in pairs {
+        let value = match written {
+            Written::Untyped(raw) => types.convert(&key, &raw),
+            Written::Text(text) => Value::Str(text),
+            Written::Value(value) => value,
+        };
+        args.insert(key, value);
+    }
+    Value::Dict(args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::py::json::loads;
+
+    fn schema(text: &str) -> ParamTypes {
+        let limits = DecodeLimits {
+            max_depth: 32,
+            int_max_str_digits: None,
+        };
+        ParamTypes::from_schema(&loads(text.as_bytes(), limits).unwrap())
+    }
+
+    fn converted(types: &ParamTypes, key: &str, raw: &str) -> Value {
+        types.convert(&PyStr::from(key), &PyStr::from(raw))
+    }
+
+    #[test]
+    fn values_convert_by_declared_type_or_stay_strings() {
+        let types = schema(
+            r#"{"type": "object", "properties": {
+                "n": {"type": "integer"}, "x": {"type": "number"}, "b": {"type": "boolean"},
+                "o": {"type": "object"}, "a": {"type": "array"}, "s": {"type": "string"},
+                "maybe": {"type": ["integer", "null"]}}}"#,
+        );
+        assert_eq!(converted(&types, "n", "3"), Value::int(3));
+        assert_eq!(converted(&types, "n", "three"), Value::str("three"));
+        assert_eq!(converted(&types, "n", "3.5"), Value::str("3.5"));
+        assert_eq!(converted(&types, "x", "3"), Value::int(3));
+        assert_eq!(converted(&types, "x", "2.5"), Value::Float(2.5));
+        assert_eq!(converted(&types, "b", "True"), Value::Bool(true));
+        assert_eq!(
+            converted(&types, "o", r#"{"k": 1}"#),
+            Value::dict([("k", Value::int(1))])
+        );
+        assert_eq!(
+            converted(&types, "a", "[1]"),
+            Value::List(vec![Value::int(1)])
+        );
+        assert_eq!(converted(&types, "s", "42"), Value::str("42"));
+        assert_eq!(converted(&types, "maybe", "null"), Value::None);
+        assert_eq!(converted(&types, "maybe", "7"), Value::int(7));
+        assert_eq!(converted(&types, "unknown", "7"), Value::str("7"));
+    }
+}
