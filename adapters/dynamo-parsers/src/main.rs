@@ -30,14 +30,33 @@ struct Parser {
     unclosed_calls: bool,
 }
 
-/// Every parser of the basic JSON family also reads a reply that has no marker at all as
-/// a bare JSON call object or array (`try_tool_call_parse_basic_json`: "No start tokens
-/// found, try to extract JSON directly"), hence `whole_json`.
+/// The parsers of the basic JSON family also read a reply that has no marker at all as a
+/// bare JSON call object or array (`try_tool_call_parse_basic_json`: "No start tokens
+/// found, try to extract JSON directly"): `whole_json` is declared for `hermes` and
+/// `llama3_json`, where that path is measured.
 const PARSERS: &[Parser] = &[
     // `<tool_call>{"name": …, "arguments": …}</tool_call>` (Hermes, Qwen 2.5)
     Parser { name: "hermes", dialects: &["tool_call", "whole_json"], unclosed_calls: true },
-    // `<|python_tag|>{"name": …, "parameters": …}` (Llama 3.x JSON tool calling)
-    Parser { name: "llama3_json", dialects: &["python_tag", "whole_json"], unclosed_calls: false },
+    // `<|python_tag|>{"name": …, "parameters": …}`, or the bare object (Llama 3.x JSON)
+    Parser {
+        name: "llama3_json",
+        dialects: &["python_tag", "llama_json", "whole_json"],
+        unclosed_calls: false,
+    },
+    // `[get_weather(city="Paris")]` (Llama 3.2/4 pythonic)
+    Parser { name: "pythonic", dialects: &["pythonic"], unclosed_calls: false },
+    // `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}…` (DeepSeek V3.1)
+    Parser { name: "deepseek_v3_1", dialects: &["deepseek"], unclosed_calls: false },
+    // `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>…` (Qwen3-Coder)
+    Parser { name: "qwen3_coder", dialects: &["qwen_xml"], unclosed_calls: false },
+    // `<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>…` (GLM-4.7)
+    Parser { name: "glm47", dialects: &["glm"], unclosed_calls: false },
+    // `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0…` (Kimi K2)
+    Parser { name: "kimi_k2", dialects: &["kimi"], unclosed_calls: false },
+    // `<minimax:tool_call>\n<invoke name="NAME">\n<parameter name="K">V</parameter>…`
+    Parser { name: "minimax_m2", dialects: &["minimax"], unclosed_calls: false },
+    // `functools[{"name": …, "arguments": …}]` (Phi-4-mini)
+    Parser { name: "phi4", dialects: &["phi4"], unclosed_calls: false },
 ];
 
 /// The parser chosen on the command line (default: the first, `hermes`).

@@ -30,14 +30,27 @@ struct Parser {
 }
 
 const PARSERS: &[Parser] = &[
-    // `JsonParser`: the reply is a JSON call object or array of them (the factory's parser
-    // for gpt-*, claude-*, gemini-*, llama-* other than 3.2, glm-* and gemma-* models)
-    Parser { name: "json", dialects: &["whole_json"] },
+    // `JsonParser`: the reply is a JSON call object or array of them, `arguments` or
+    // `parameters` (the factory's parser for gpt-*, claude-*, gemini-*, llama-* other than
+    // 3.2, glm-* and gemma-* models)
+    Parser { name: "json", dialects: &["whole_json", "llama_json"] },
     // `QwenParser`: `<tool_call>\n{"name": …, "arguments": …}\n</tool_call>` (Qwen 2/2.5/3)
     Parser { name: "qwen", dialects: &["tool_call"] },
-    // `LlamaParser`: `<|python_tag|>{"name": …, "parameters": …}` (Llama 3.2). Its plain-JSON
-    // path reads Llama's `parameters` key, not whole_json's `arguments` (README.md).
-    Parser { name: "llama", dialects: &["python_tag"] },
+    // `LlamaParser`: `<|python_tag|>{"name": …, "parameters": …}` or the bare object
+    // (Llama 3.2). It reads Llama's `parameters` key only, not whole_json's `arguments`.
+    Parser { name: "llama", dialects: &["python_tag", "llama_json"] },
+    // `PythonicParser`: `[get_weather(city="Paris")]` (Llama 4)
+    Parser { name: "pythonic", dialects: &["pythonic"] },
+    // `DeepSeek31Parser`: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}…`
+    Parser { name: "deepseek31", dialects: &["deepseek"] },
+    // `QwenXmlParser`: `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>…`
+    Parser { name: "qwen_xml", dialects: &["qwen_xml"] },
+    // `Glm4MoeParser::glm47()`: `<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>…`
+    Parser { name: "glm47_moe", dialects: &["glm"] },
+    // `KimiK2Parser`: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0…`
+    Parser { name: "kimik2", dialects: &["kimi"] },
+    // `MinimaxM2Parser`: `<minimax:tool_call>\n<invoke name="NAME">…`
+    Parser { name: "minimax_m2", dialects: &["minimax"] },
 ];
 
 /// The parser chosen on the command line (default: the first, `json`).
