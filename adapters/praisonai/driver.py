@@ -248,6 +248,25 @@ def op_salvage(inp):
                       for call in calls]}
 
 
+def op_salvage_stream(inp):
+    """The sync loop's streamed reply (``LLM.get_response`` with ``stream=True``): every
+    chunk is shown as it arrives, markup included, and the accumulated text is salvaged
+    once the stream ends, so every call comes after the last chunk. (The async loop does
+    not salvage streamed text at all; the ``turn`` op shows that loop.)"""
+    _only_keys(inp, ("chunks", "tools", "adapter"), "input")
+    chunks = _field(inp, "chunks", list, "input")
+    if not all(isinstance(chunk, str) for chunk in chunks):
+        raise BadInput("input: every chunk must be a string")
+    content = "".join(chunks)
+    answer = op_salvage({"content": content, "tools": inp.get("tools"), "adapter": inp.get("adapter")})
+    if "error" in answer:
+        return answer
+    calls = answer["calls"]
+    if calls is not None:
+        calls = [dict(call, after_chunk=len(chunks)) for call in calls]
+    return {"calls": calls, "content": content}
+
+
 # --------------------------------------------------------------------------
 # Op: execute
 # --------------------------------------------------------------------------
@@ -496,7 +515,8 @@ def op_format_result(inp):
     return {"message": message}
 
 
-OPS = {"salvage": op_salvage, "execute": op_execute, "format_result": op_format_result}
+OPS = {"salvage": op_salvage, "salvage_stream": op_salvage_stream, "execute": op_execute,
+       "format_result": op_format_result}
 
 
 # --------------------------------------------------------------------------
@@ -519,6 +539,10 @@ def hello():
         "profile": "praisonai",
         "ops": list(OPS),
         "dialects": DIALECTS,
+        # Salvage depends on the adapter (only ollama and local salvage); calls are
+        # recovered only when closed, from JSON, by their exact name; reasoning is text.
+        "policies": {"adapters": True, "unclosed_calls": False, "lenient_json": False,
+                     "case_insensitive_names": False, "masks_reasoning": False},
     }
 
 

@@ -90,8 +90,9 @@ pub struct Timing {
     /// Seconds one case may take.
     #[arg(long, value_name = "SECS", default_value = "5", value_parser = seconds)]
     timeout: Duration,
-    /// Seconds the implementation may take to start and answer the handshake.
-    #[arg(long, value_name = "SECS", default_value = "10", value_parser = seconds)]
+    /// Seconds the implementation may take to start and answer the handshake (a driver
+    /// may build its environment on first start).
+    #[arg(long, value_name = "SECS", default_value = "120", value_parser = seconds)]
     handshake_timeout: Duration,
 }
 

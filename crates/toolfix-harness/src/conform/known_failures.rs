@@ -8,10 +8,13 @@
 //! reason = "masks fences inside JSON strings"
 //! link = "https://example.org/issues/12"   # optional, may be empty
 //! profile = "strict"                # optional: only under this profile
+//! partial = true                    # optional: only some of the cases it matches fail
 //! ```
 //!
-//! A failing case an entry matches is `xfail`; a passing one is `xpass`. An entry that
-//! matches no case of the suite under the profiles run is stale.
+//! A failing case an entry matches is `xfail`; a passing one is `xpass`, unless the entry
+//! is `partial` (a family whose members fail where a behaviour shows, such as the
+//! streaming checks of every case with a call): its passing cases are passes. An entry
+//! that matches no case of the suite under the profiles run is stale.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -34,6 +37,8 @@ pub struct Entry {
     pub reason: String,
     pub link: String,
     pub profile: Option<Profile>,
+    /// Whether only some of the cases it matches are expected to fail.
+    pub partial: bool,
 }
 
 impl Entry {
@@ -48,7 +53,7 @@ pub struct KnownFailures {
     pub entries: Vec<Entry>,
 }
 
-const KEYS: [&str; 4] = ["id", "reason", "link", "profile"];
+const KEYS: [&str; 5] = ["id", "reason", "link", "profile", "partial"];
 
 impl KnownFailures {
     /// Reads a file; every problem in it is reported, not just the first.
@@ -110,7 +115,7 @@ impl KnownFailures {
             let was = result.outcome;
             result.outcome = match was {
                 outcome if outcome.is_failure() => Outcome::Xfail,
-                Outcome::Pass => Outcome::Xpass,
+                Outcome::Pass if !entry.partial => Outcome::Xpass,
                 _ => continue,
             };
             result.known = Some(Known {
@@ -148,12 +153,18 @@ fn entry(item: &toml::Value) -> Result<Entry, String> {
             "{id}: the reason is still the TODO that --write-known-failures wrote; say in one sentence what the implementation does here"
         ));
     }
+    let partial = match table.get("partial") {
+        None => false,
+        Some(toml::Value::Boolean(b)) => *b,
+        Some(_) => return Err(format!("{id}: \"partial\" must be true or false")),
+    };
     Ok(Entry {
         id,
         pattern,
         reason,
         link: text("link")?.unwrap_or_default(),
         profile: text("profile")?.map(|p| p.parse()).transpose()?,
+        partial,
     })
 }
 
@@ -183,13 +194,7 @@ pub fn write(
         if results.iter().any(|r| {
             r.outcome == Outcome::Xfail && r.known.as_ref().is_some_and(|k| k.id == entry.id)
         }) {
-            push_entry(
-                &mut text,
-                &entry.id,
-                entry.profile,
-                &entry.reason,
-                &entry.link,
-            );
+            push_entry(&mut text, entry);
         }
     }
     let new = results
@@ -213,7 +218,15 @@ pub fn write(
             let _ = writeln!(text, "# got: {}", observed(result));
             let reason = explain(result).unwrap_or_else(|| PLACEHOLDER.to_owned());
             let id = glob::Pattern::escape(&result.id);
-            push_entry(&mut text, &id, Some(result.profile), &reason, "");
+            let entry = Entry {
+                pattern: glob::Pattern::new(&id).expect("an escaped id is a glob"),
+                id,
+                reason,
+                link: String::new(),
+                profile: Some(result.profile),
+                partial: false,
+            };
+            push_entry(&mut text, &entry);
         }
     }
     text
@@ -227,17 +240,20 @@ fn rule_position(rule: &Rule) -> usize {
         .unwrap_or(usize::MAX)
 }
 
-fn push_entry(text: &mut String, id: &str, profile: Option<Profile>, reason: &str, link: &str) {
+fn push_entry(text: &mut String, entry: &Entry) {
     let quoted = |s: &str| toml::Value::String(s.to_owned()).to_string();
-    let _ = writeln!(text, "[[failure]]\nid = {}", quoted(id));
-    if let Some(profile) = profile {
+    let _ = writeln!(text, "[[failure]]\nid = {}", quoted(&entry.id));
+    if let Some(profile) = entry.profile {
         let _ = writeln!(text, "profile = {}", quoted(profile.name()));
+    }
+    if entry.partial {
+        let _ = writeln!(text, "partial = true");
     }
     let _ = writeln!(
         text,
         "reason = {}\nlink = {}\n",
-        quoted(reason),
-        quoted(link)
+        quoted(&entry.reason),
+        quoted(&entry.link)
     );
 }
 

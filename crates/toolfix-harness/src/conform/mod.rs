@@ -28,6 +28,7 @@ pub mod runner;
 pub mod session;
 pub mod smoke;
 pub mod stderr;
+pub mod streaming;
 
 mod clock;
 mod reproduce;
@@ -83,7 +84,7 @@ impl Default for Options {
             profile: None,
             filter: Filter::default(),
             timeout: Duration::from_secs(5),
-            handshake_timeout: Duration::from_secs(10),
+            handshake_timeout: Duration::from_secs(120),
             max_restarts: 10,
             strict: true,
             known_failures: KnownFailures::default(),
@@ -115,9 +116,16 @@ pub fn conform(
 ) -> Result<Report, StartError> {
     let started = (Instant::now(), clock::utc_now());
     let mut sessions = open_sessions(target, options)?;
+    let suites: Vec<Vec<Case>> = sessions
+        .iter()
+        .map(|(session, profile)| with_streaming_checks(cases, *profile, session.handshake()))
+        .collect();
     let plans: Vec<_> = sessions
         .iter()
-        .map(|(session, profile)| plan::plan(cases, *profile, &options.filter, session.handshake()))
+        .zip(&suites)
+        .map(|((session, profile), cases)| {
+            plan::plan(cases, *profile, &options.filter, session.handshake())
+        })
         .collect();
     progress.start(plans.iter().map(Vec::len).sum());
     let mut results = Vec::new();
@@ -129,7 +137,11 @@ pub fn conform(
         notes.extend(output.halted);
     }
     let profiles: Vec<Profile> = sessions.iter().map(|(_, p)| *p).collect();
-    let suite = suite_ids(cases, &profiles);
+    let suite: Vec<(&str, Profile)> = suites
+        .iter()
+        .zip(&profiles)
+        .flat_map(|(cases, &p)| suite_ids(cases, &[p]))
+        .collect();
     let stale = options.known_failures.apply(&mut results, &suite);
     let handshake = sessions.first().map(|(s, _)| s.handshake().clone());
     Ok(Report {
@@ -146,6 +158,16 @@ pub fn conform(
         stale,
         notes,
     })
+}
+
+/// The cases of a run under `profile`: the suite, and its streaming checks when the
+/// implementation declares `salvage_stream` (`streaming`).
+fn with_streaming_checks(cases: &[Case], profile: Profile, declared: &Handshake) -> Vec<Case> {
+    let mut all = cases.to_vec();
+    if declared.ops.iter().any(|op| op == "salvage_stream") {
+        all.extend(streaming::checks(cases, profile));
+    }
+    all
 }
 
 type Sessions = Vec<(Box<dyn Session>, Profile)>;

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::guarantee::Rule;
-use super::semantic;
+use super::{semantic, streamed};
 use crate::protocol::wire::encode_line;
 use toolfix::Profile;
 use toolfix::py::Value;
@@ -100,9 +100,12 @@ pub struct Expectation {
 impl Expectation {
     /// Whether `actual`, the output of `op`, meets the expectation: exactly under
     /// `praisonai` and `strict`, as a user observes it under `portable`
-    /// ([`semantic`]).
+    /// ([`semantic`]); a streamed salvage as [`streamed`] says.
     pub fn is_met_by(&self, op: &str, actual: &Value) -> bool {
         match (&self.expected, self.profile) {
+            (Expected::Output(expected), profile) if op == "salvage_stream" => {
+                streamed::meets(profile, expected, actual)
+            }
             (Expected::Output(expected), Profile::Portable) => {
                 semantic::meets(op, expected, actual)
             }

@@ -11,6 +11,7 @@ pub mod embedded;
 pub mod guarantee;
 pub mod load;
 pub mod semantic;
+pub mod streamed;
 mod toml_value;
 
 pub use case::{Case, Expectation, Expected, Level};

@@ -47,11 +47,13 @@ pub(crate) mod reasoning;
 mod scan;
 mod schema;
 mod span;
+mod stream;
 mod text;
 
 pub use allowlist::Allowlist;
 pub use call::Call;
 pub use dialect::Dialect;
+pub use stream::{Event, Stream};
 
 use crate::adapter::Adapter;
 use crate::profile::Profile;
@@ -67,6 +69,12 @@ impl<'a> Content<'a> {
     /// The generalized UTF-8 bytes.
     pub fn as_bytes(self) -> &'a [u8] {
         self.0
+    }
+
+    /// The text as Rust text, when it holds no lone surrogate (always, for text that came
+    /// in as `&str`).
+    pub fn as_str(self) -> Option<&'a str> {
+        std::str::from_utf8(self.0).ok()
     }
 }
 
@@ -139,19 +147,35 @@ pub type SalvageError = PyException;
 
 /// The whole-content path: JSON, and under `strict` and `portable` a pythonic list, also
 /// after the reasoning a reply begins with (`<think>…</think>` then the call).
-fn whole_content(
+fn whole_content_path(
     content: &[u8],
+    beginning: Beginning,
     tools: &Allowlist,
     profile: Profile,
 ) -> Result<Whole, SalvageError> {
-    let whole = whole_forms(content, tools, profile)?;
+    let whole = match beginning {
+        Beginning::Reply => whole_forms(content, tools, profile)?,
+        Beginning::AfterProse => Whole::NotCalls,
+    };
     if profile.is_faithful() || !matches!(whole, Whole::NotCalls) {
         return Ok(whole);
     }
-    match reasoning::leading(content) {
+    let unopened_only = beginning == Beginning::AfterProse;
+    match reasoning::leading(content, unopened_only) {
         Some(end) => Ok(whole_forms(&content[end..], tools, profile)?.shifted(end)),
         None => Ok(whole),
     }
+}
+
+/// Where the text salvage reads begins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Beginning {
+    /// At the start of the reply.
+    Reply,
+    /// Later in a streamed reply, after text that was not whitespace and held no marker
+    /// (`stream`): no whole-content payload can start here, except after reasoning closed
+    /// by an unopened `</think>`, which reaches back to the start of the reply.
+    AfterProse,
 }
 
 /// The whole-content forms `profile` reads in `content`.
@@ -167,11 +191,19 @@ fn whole_forms(content: &[u8], tools: &Allowlist, profile: Profile) -> Result<Wh
 /// Recovers the tool calls written as text in `request.content`, in text order. An empty
 /// list is the real package's `None`.
 pub fn salvage(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
-    let content = request.content.as_bytes();
+    salvage_text(request.content.as_bytes(), Beginning::Reply, request)
+}
+
+/// Salvage of `content`, the whole reply or the rest of a streamed one (`beginning`).
+fn salvage_text(
+    content: &[u8],
+    beginning: Beginning,
+    request: &Request<'_>,
+) -> Result<Vec<Call>, SalvageError> {
     if !request.adapter.policy().salvages_text || content.is_empty() || request.tools.is_empty() {
         return Ok(Vec::new());
     }
-    match whole_content(content, request.tools, request.profile)? {
+    match whole_content_path(content, beginning, request.tools, request.profile)? {
         Whole::Calls(calls) => return Ok(calls),
         Whole::Reserved => return Ok(Vec::new()),
         Whole::NotCalls => {}

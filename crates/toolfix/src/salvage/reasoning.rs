@@ -73,11 +73,20 @@ pub fn reasoning_ranges(text: &[u8], fenced: &[Range<usize>]) -> Vec<Range<usize
 }
 
 /// Where the reasoning a reply begins with ends (only whitespace before it), when the
-/// reply goes on after it.
-pub fn leading(text: &[u8]) -> Option<usize> {
+/// reply goes on after it. With `unopened_only`, only reasoning closed by an unopened
+/// `</think>` counts: the rest of a streamed reply (`stream`) may begin with an opening
+/// marker that is not the beginning of the reply.
+pub fn leading(text: &[u8], unopened_only: bool) -> Option<usize> {
     let first = reasoning_ranges(text, &[]).into_iter().next()?;
     let before = &text[..first.start];
-    (before.iter().all(u8::is_ascii_whitespace) && first.end < text.len()).then_some(first.end)
+    let opened = BLOCKS
+        .iter()
+        .map(|(opener, _)| *opener)
+        .chain([ANALYSIS])
+        .any(|opener| text[first.start..].starts_with(opener));
+    let counts = !(unopened_only && opened);
+    (counts && before.iter().all(u8::is_ascii_whitespace) && first.end < text.len())
+        .then_some(first.end)
 }
 
 /// The first occurrence of `marker` at or after `from` that `keep` accepts.

@@ -22,7 +22,7 @@ pub fn run(input: &Value, profile: Profile) -> Result<Value, String> {
 
 /// The tool list as the adapter receives it: a name becomes an OpenAI tool entry, any
 /// other value is passed verbatim, `{"$raw": V}` passes `V` verbatim.
-fn tool_entries(tools: &[Value]) -> Vec<Value> {
+pub(super) fn tool_entries(tools: &[Value]) -> Vec<Value> {
     tools
         .iter()
         .map(|tool| match tool {
@@ -61,7 +61,7 @@ fn recover(
 }
 
 /// `{"name": V, "arguments": S}`.
-fn call_value(call: &Call) -> Value {
+pub(super) fn call_value(call: &Call) -> Value {
     Value::dict([
         ("name", call.name().clone()),
         ("arguments", Value::Str(call.arguments().clone())),

@@ -1,0 +1,151 @@
+//! Where a streamed reply stops being plain text: the first byte at which a call, a
+//! fence or reasoning could begin.
+//!
+//! Everything before that byte can be shown at once and forgotten: no dialect's match, no
+//! fence and no reasoning block starts in it, and none reads it, except for the one code
+//! point before a match that `\b` looks at (kept by the stream). What starts a match:
+//!
+//! * `<` and `[`: every tag and token of every dialect, and reasoning;
+//! * `` ` `` and `~`: fences;
+//! * `action` (with `re.IGNORECASE` folds): a ReAct step;
+//! * `functools[` (any ASCII case): Phi-4's calls;
+//! * `to=functions.`: a Harmony recipient, which can precede its channel tokens.
+//!
+//! A chunk can end in the middle of a word marker (`act`, `functoo`); those bytes are
+//! held until the next chunk says whether the marker goes on.
+
+use super::super::text::{cp_at, match_folded};
+use crate::py::unicode;
+
+/// The word markers: where each starts a match, and whether it folds like `re.I`.
+const WORDS: [(&[u8], Fold); 3] = [
+    (b"action", Fold::RegexIgnoreCase),
+    (b"functools[", Fold::AsciiCase),
+    (b"to=functions.", Fold::Exact),
+];
+
+/// How a word marker compares.
+#[derive(Clone, Copy)]
+enum Fold {
+    /// Python's `re.IGNORECASE` on a `str` pattern.
+    RegexIgnoreCase,
+    /// ASCII letters in either case.
+    AsciiCase,
+    /// Byte for byte.
+    Exact,
+}
+
+/// What the text from `from` on holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scan {
+    /// A match could begin at this offset.
+    Marker(usize),
+    /// No match begins before this offset; what follows it could begin a word marker
+    /// once more text arrives.
+    Partial(usize),
+    /// Nothing could begin a match.
+    Clear,
+}
+
+/// Scans `text` from `from` for the first place a match could begin.
+pub fn scan(text: &[u8], from: usize) -> Scan {
+    let mut i = from;
+    while i < text.len() {
+        let b = text[i];
+        if matches!(b, b'<' | b'[' | b'`' | b'~') {
+            return Scan::Marker(i);
+        }
+        if matches!(b, b'a' | b'A' | b'f' | b'F' | b't') {
+            match word_at(text, i) {
+                Word::Whole => return Scan::Marker(i),
+                Word::Prefix => return Scan::Partial(i),
+                Word::No => {}
+            }
+        }
+        i += 1;
+    }
+    Scan::Clear
+}
+
+/// Whether a word marker starts at `i`, or could once the text goes on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Word {
+    Whole,
+    Prefix,
+    No,
+}
+
+fn word_at(text: &[u8], i: usize) -> Word {
+    let mut best = Word::No;
+    for (word, fold) in WORDS {
+        match compare(text, i, word, fold) {
+            Word::Whole => return Word::Whole,
+            Word::Prefix => best = Word::Prefix,
+            Word::No => {}
+        }
+    }
+    best
+}
+
+/// Compares `word` with the text at `i`: all of it there, the text ending inside it, or
+/// a mismatch.
+fn compare(text: &[u8], i: usize, word: &[u8], fold: Fold) -> Word {
+    if let Fold::RegexIgnoreCase = fold {
+        return match match_folded(text, i, word) {
+            Some(_) => Word::Whole,
+            None if folded_prefix(text, i, word) => Word::Prefix,
+            None => Word::No,
+        };
+    }
+    let available = &text[i..text.len().min(i + word.len())];
+    let same = match fold {
+        Fold::AsciiCase => available.eq_ignore_ascii_case(&word[..available.len()]),
+        _ => *available == word[..available.len()],
+    };
+    match (same, available.len() == word.len()) {
+        (true, true) => Word::Whole,
+        (true, false) => Word::Prefix,
+        (false, _) => Word::No,
+    }
+}
+
+/// Whether the text from `i` to its end is a proper prefix of `word` under `re.I`.
+fn folded_prefix(text: &[u8], mut i: usize, word: &[u8]) -> bool {
+    for &p in word {
+        let Some((cp, len)) = cp_at(text, i) else {
+            return true;
+        };
+        let same = match u8::try_from(cp) {
+            Ok(b) if b < 0x80 => b.eq_ignore_ascii_case(&p),
+            _ => {
+                p.is_ascii_alphabetic()
+                    && unicode::ignorecase_ascii(cp) == Some(p.to_ascii_lowercase())
+            }
+        };
+        if !same {
+            return false;
+        }
+        i += len;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_partial_words_and_clear_text() {
+        assert_eq!(scan(b"It is sunny.", 0), Scan::Clear);
+        assert_eq!(scan(b"see <tool_call>", 0), Scan::Marker(4));
+        assert_eq!(scan(b"a ~ b", 0), Scan::Marker(2));
+        assert_eq!(scan(b"the transaction", 0), Scan::Marker(9));
+        assert_eq!(scan("the act\u{131}on".as_bytes(), 0), Scan::Marker(4));
+        assert_eq!(scan(b"an act", 0), Scan::Partial(3));
+        assert_eq!(scan(b"FuncTools[", 0), Scan::Marker(0));
+        assert_eq!(scan(b"use functoo", 0), Scan::Partial(4));
+        assert_eq!(scan(b"x to=functions.get", 0), Scan::Marker(2));
+        assert_eq!(scan(b"fact", 0), Scan::Partial(1));
+        assert_eq!(scan(b"after", 0), Scan::Clear);
+    }
+}

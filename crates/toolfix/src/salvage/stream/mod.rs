@@ -1,0 +1,403 @@
+//! Streaming salvage: the reply arrives in chunks; displayable text and completed calls
+//! leave as soon as they are certain, and the calls are exactly what batch [`salvage`]
+//! recovers from the whole reply, for every way of cutting it into chunks.
+//!
+//! ```
+//! use toolfix::salvage::{Allowlist, Event, Stream};
+//! use toolfix::{Adapter, Profile};
+//!
+//! let tools = Allowlist::new(["get_weather"]);
+//! let mut stream = Stream::new(&tools, Adapter::Ollama, Profile::Strict);
+//! let mut shown = String::new();
+//! let mut calls = Vec::new();
+//! let mut on = |event: Event<'_>| match event {
+//!     Event::Text(text) => shown.push_str(text.as_str().unwrap()),
+//!     Event::Call(call) => calls.push(call),
+//! };
+//! for chunk in ["Let me check. <tool_", "call>{\"name\": \"get_weather\", ", "\"arguments\": {\"city\": \"Paris\"}}</tool_call> Done."] {
+//!     stream.feed(chunk, &mut on);
+//! }
+//! stream.finish(&mut on)?;
+//! assert_eq!(shown, "Let me check.  Done.");
+//! assert_eq!(calls[0].arguments().as_str(), Some(r#"{"city": "Paris"}"#));
+//! # Ok::<(), toolfix::SalvageError>(())
+//! ```
+//!
+//! Under `praisonai` every chunk is shown as it arrives, the markup of the calls included,
+//! and the calls come at `finish`: that is what the real package's streaming loop does
+//! (it salvages the accumulated text after the stream), and salvage of the whole reply
+//! can still raise there (`docs/streaming.md`).
+//!
+//! How it works: the text before the first byte at which a call, a fence or reasoning
+//! could begin (`frontier`) is shown as it arrives and never stored, so streaming prose
+//! allocates nothing. From that byte on the text is kept, and at `finish` salvage runs
+//! over it, told whether anything but whitespace came before (`Beginning`): the same
+//! calls as batch salvage over the whole reply, with the same spans, because nothing
+//! before that byte can begin or change a match. When each call is emitted, and why no
+//! earlier, is documented in `docs/streaming.md`.
+//!
+//! Total work is linear in the reply whatever the chunk sizes: each chunk is scanned once
+//! for the frontier, and salvage runs once.
+
+mod frontier;
+
+use smallvec::SmallVec;
+
+use super::{Allowlist, Beginning, Call, Content, Request, SalvageError, salvage_text};
+use crate::adapter::Adapter;
+use crate::profile::Profile;
+use crate::py::unicode::is_space;
+use frontier::Scan;
+
+/// What a stream gives back, in the order of the reply.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// Displayable text: the reply without the spans of the calls recovered from it.
+    Text(Content<'a>),
+    /// A call, complete: no continuation of the reply could change it.
+    Call(Call),
+}
+
+/// A streaming salvager for one reply.
+#[derive(Debug)]
+pub struct Stream<'t> {
+    tools: &'t Allowlist,
+    adapter: Adapter,
+    profile: Profile,
+    /// Bytes of the reply received so far.
+    received: usize,
+    /// Whether every chunk is shown as it arrives, markup included, as the real package's
+    /// streaming loop shows it (`praisonai`).
+    echo: bool,
+    state: State,
+}
+
+/// Bytes held before they can be shown: a few, except for long runs of whitespace.
+type Held = SmallVec<[u8; 48]>;
+
+/// How much of a chunk is looked at together with the bytes held from the one before:
+/// more than the longest word marker (`frontier`), so a marker that began in the held
+/// bytes is whole in the window or ends with the chunk.
+const WINDOW: usize = 32;
+
+#[derive(Debug)]
+enum State {
+    /// Only whitespace so far: it is held, since the reply may yet be a whole-content
+    /// payload, whose span starts after it.
+    Start(Held),
+    /// Text is shown as it comes. `partial` may begin a word marker (`frontier`); `before`
+    /// is the last code point shown, which `\b` may read.
+    Clear { partial: Held, before: Held },
+    /// A match may have begun: everything from there is kept. `text[..shown]` was shown
+    /// already (the code point before the marker); `text[0]` is byte `base` of the reply.
+    Kept {
+        text: Vec<u8>,
+        shown: usize,
+        base: usize,
+        beginning: Beginning,
+    },
+}
+
+impl<'t> Stream<'t> {
+    /// A stream salvaging calls to `tools` through `adapter` under `profile`.
+    pub fn new(tools: &'t Allowlist, adapter: Adapter, profile: Profile) -> Stream<'t> {
+        Stream {
+            tools,
+            adapter,
+            profile,
+            received: 0,
+            echo: profile.is_faithful(),
+            state: State::Start(Held::new()),
+        }
+    }
+
+    /// Takes the next chunk of the reply; `on` receives what became certain.
+    pub fn feed<'c>(&mut self, chunk: impl Into<Content<'c>>, on: &mut impl FnMut(Event<'_>)) {
+        let chunk = chunk.into().as_bytes();
+        if self.echo && !chunk.is_empty() {
+            on(Event::Text(Content(chunk)));
+        }
+        let start = self.received;
+        self.received += chunk.len();
+        let state = std::mem::replace(&mut self.state, State::Start(Held::new()));
+        self.state = match state {
+            State::Start(held) => self.start(held, chunk, start, on),
+            State::Clear { partial, before } => self.clear(partial, before, chunk, start, on),
+            State::Kept {
+                mut text,
+                shown,
+                base,
+                beginning,
+            } => {
+                text.extend_from_slice(chunk);
+                State::Kept {
+                    text,
+                    shown,
+                    base,
+                    beginning,
+                }
+            }
+        };
+    }
+
+    /// Ends the reply: `on` receives the rest of the text and every call not yet given.
+    /// Under `praisonai`, salvage of the whole reply may raise, as the real package does:
+    /// then the text held so far is given as text and the error is returned.
+    pub fn finish(self, on: &mut impl FnMut(Event<'_>)) -> Result<(), SalvageError> {
+        match self.state {
+            State::Start(held) => show(self.echo, &held, on),
+            State::Clear { partial, .. } => show(self.echo, &partial, on),
+            State::Kept {
+                text,
+                shown,
+                base,
+                beginning,
+            } => {
+                let request = Request::new(Content(&text[..]), self.tools)
+                    .adapter(self.adapter)
+                    .profile(self.profile);
+                let calls = match salvage_text(&text, beginning, &request) {
+                    Ok(calls) => calls,
+                    Err(error) => {
+                        show(self.echo, &text[shown..], on);
+                        return Err(error);
+                    }
+                };
+                let mut at = shown;
+                for call in calls {
+                    let span = call.span();
+                    show(self.echo, &text[at..span.start.max(at)], on);
+                    at = at.max(span.end);
+                    on(Event::Call(call.shifted(base)));
+                }
+                show(self.echo, &text[at..], on);
+            }
+        }
+        Ok(())
+    }
+
+    /// The reply so far is whitespace (`held`); `chunk`, starting at byte `start`, goes on.
+    fn start(
+        &self,
+        mut held: Held,
+        chunk: &[u8],
+        start: usize,
+        on: &mut impl FnMut(Event<'_>),
+    ) -> State {
+        let Some(first) = first_non_space(chunk) else {
+            held.extend_from_slice(chunk);
+            return State::Start(held);
+        };
+        if self.keeps_from_the_start(chunk[first]) {
+            let mut text = held.into_vec();
+            text.extend_from_slice(chunk);
+            return State::Kept {
+                text,
+                shown: 0,
+                base: 0,
+                beginning: Beginning::Reply,
+            };
+        }
+        show(self.echo, &held, on);
+        self.clear(Held::new(), Held::new(), chunk, start, on)
+    }
+
+    /// Whether a reply whose first non-space byte is `first` is kept whole: it may be a
+    /// whole-content payload (or, under `praisonai`, raise on one: a leading integer of
+    /// more than 4300 digits), or begin with a fence or a tag, and so with reasoning that
+    /// a whole-content payload may follow. Any other start is prose: the whitespace
+    /// before it is shown, and nothing a later match does reaches back into it.
+    fn keeps_from_the_start(&self, first: u8) -> bool {
+        match first {
+            b'{' | b'[' | b'<' | b'`' | b'~' => true,
+            b'-' | b'0'..=b'9' => self.profile.is_faithful(),
+            _ => false,
+        }
+    }
+
+    /// Shows what of `partial` + `chunk` cannot begin a match, and keeps the rest.
+    /// `chunk` starts at byte `start` of the reply.
+    fn clear(
+        &self,
+        partial: Held,
+        mut before: Held,
+        chunk: &[u8],
+        start: usize,
+        on: &mut impl FnMut(Event<'_>),
+    ) -> State {
+        if !partial.is_empty() {
+            let mut head = partial.clone();
+            head.extend_from_slice(&chunk[..chunk.len().min(WINDOW)]);
+            let whole_chunk = head.len() == partial.len() + chunk.len();
+            match frontier::scan(&head, 0) {
+                Scan::Marker(at) if at < partial.len() => {
+                    show(self.echo, &head[..at], on);
+                    last_code_point(&head[..at], &mut before);
+                    let from = start - partial.len() + at;
+                    return kept(&before, &[&partial[at..], chunk], from);
+                }
+                Scan::Partial(at) if at < partial.len() && whole_chunk => {
+                    show(self.echo, &head[..at], on);
+                    last_code_point(&head[..at], &mut before);
+                    let partial = Held::from_slice(&head[at..]);
+                    return State::Clear { partial, before };
+                }
+                _ => {
+                    show(self.echo, &partial, on);
+                    last_code_point(&partial, &mut before);
+                }
+            }
+        }
+        let (shown, state) = match frontier::scan(chunk, 0) {
+            Scan::Clear => (chunk.len(), None),
+            Scan::Partial(at) => (at, Some(Held::from_slice(&chunk[at..]))),
+            Scan::Marker(at) => {
+                show(self.echo, &chunk[..at], on);
+                last_code_point(&chunk[..at], &mut before);
+                return kept(&before, &[&chunk[at..]], start + at);
+            }
+        };
+        show(self.echo, &chunk[..shown], on);
+        last_code_point(&chunk[..shown], &mut before);
+        State::Clear {
+            partial: state.unwrap_or_default(),
+            before,
+        }
+    }
+}
+
+/// The state once a match may begin at byte `from` of the reply: `parts` from there on
+/// are kept, after `before`, the code point shown just before them.
+fn kept(before: &[u8], parts: &[&[u8]], from: usize) -> State {
+    let mut text = before.to_vec();
+    for part in parts {
+        text.extend_from_slice(part);
+    }
+    State::Kept {
+        shown: before.len(),
+        base: from - before.len(),
+        text,
+        beginning: Beginning::AfterProse,
+    }
+}
+
+/// Gives `text` to `on` when there is any, unless the stream echoes every chunk.
+fn show(echo: bool, text: &[u8], on: &mut impl FnMut(Event<'_>)) {
+    if !echo && !text.is_empty() {
+        on(Event::Text(Content(text)));
+    }
+}
+
+/// The offset of the first code point of `text` that is not whitespace (`str.isspace`).
+fn first_non_space(text: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while let Some((cp, len)) = super::text::cp_at(text, i) {
+        if !is_space(cp) {
+            return Some(i);
+        }
+        i += len;
+    }
+    None
+}
+
+/// Replaces `before` with the last code point of `text`, when it has one.
+fn last_code_point(text: &[u8], before: &mut Held) {
+    if let Some(start) = text.iter().rposition(|&b| b & 0xC0 != 0x80) {
+        before.clear();
+        before.extend_from_slice(&text[start..]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::salvage::salvage;
+
+    /// What a stream gave: its text and calls, and what batch salvage gives: the calls
+    /// and the reply without their spans.
+    fn compare(reply: &str, cuts: &[usize], profile: Profile) {
+        let tools = Allowlist::new(["get_weather", "a", "search"]);
+        let request = Request::new(reply, &tools)
+            .adapter(Adapter::Ollama)
+            .profile(profile);
+        let batch = salvage(&request);
+        let mut stream = Stream::new(&tools, Adapter::Ollama, profile);
+        let (mut text, mut calls) = (Vec::new(), Vec::new());
+        let mut on = |event: Event<'_>| match event {
+            Event::Text(t) => text.extend_from_slice(t.as_bytes()),
+            Event::Call(call) => calls.push(call),
+        };
+        let mut at = 0;
+        for &cut in cuts.iter().chain([&reply.len()]) {
+            stream.feed(&reply[at..cut], &mut on);
+            at = cut;
+        }
+        let finished = stream.finish(&mut on);
+        match batch {
+            Err(e) => assert_eq!(finished, Err(e), "{reply:?} {cuts:?}"),
+            Ok(batch) => {
+                assert_eq!(finished, Ok(()));
+                assert_eq!(calls, batch, "{reply:?} cut at {cuts:?} under {profile}");
+                let mut expected = Vec::new();
+                let mut from = 0;
+                let shown_calls = if profile.is_faithful() {
+                    &[][..]
+                } else {
+                    &batch[..]
+                };
+                for call in shown_calls {
+                    expected
+                        .extend_from_slice(&reply.as_bytes()[from..call.span().start.max(from)]);
+                    from = from.max(call.span().end);
+                }
+                expected.extend_from_slice(&reply.as_bytes()[from..]);
+                assert_eq!(
+                    String::from_utf8(text).unwrap(),
+                    String::from_utf8(expected).unwrap()
+                );
+            }
+        }
+    }
+
+    const REPLIES: [&str; 10] = [
+        "It is sunny in Paris today.",
+        "Let me check. <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call> Done.",
+        "  {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}  ",
+        "The transaction: a Action Input: {\"k\": 1} then Action: a Action Input: {\"k\": 2}",
+        "Example:\n```\n<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n```\nDone.",
+        "Sure </think> [get_weather(city=\"Paris\")]",
+        "<think>plan <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call></think> ok",
+        "use functools[{\"name\": \"a\", \"arguments\": {}}] now",
+        "x commentary to=functions.a <|constrain|>json<|message|>{\"k\": 1}",
+        "a fact, an act, act\u{131}on: search Action Input: {}",
+    ];
+
+    #[test]
+    fn every_single_and_double_cut_gives_the_batch_answer() {
+        for reply in REPLIES {
+            let bounds: Vec<usize> = (0..=reply.len())
+                .filter(|&i| reply.is_char_boundary(i))
+                .collect();
+            for profile in Profile::ALL {
+                for &i in &bounds {
+                    compare(reply, &[i], profile);
+                    for &j in bounds.iter().filter(|&&j| j >= i).step_by(7) {
+                        compare(reply, &[i, j], profile);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn one_code_point_per_chunk() {
+        for reply in REPLIES {
+            let cuts: Vec<usize> = (1..reply.len())
+                .filter(|&i| reply.is_char_boundary(i))
+                .collect();
+            for profile in Profile::ALL {
+                compare(reply, &cuts, profile);
+            }
+        }
+    }
+}
