@@ -34,6 +34,7 @@ struct Parser {
 /// bare JSON call object or array (`try_tool_call_parse_basic_json`: "No start tokens
 /// found, try to extract JSON directly"): `whole_json` is declared for `hermes` and
 /// `llama3_json`, where that path is measured.
+#[rustfmt::skip]
 const PARSERS: &[Parser] = &[
     // `<tool_call>{"name": …, "arguments": …}</tool_call>` (Hermes, Qwen 2.5)
     Parser { name: "hermes", dialects: &["tool_call", "whole_json"], unclosed_calls: true },
@@ -48,15 +49,21 @@ const PARSERS: &[Parser] = &[
     // `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}…` (DeepSeek V3.1)
     Parser { name: "deepseek_v3_1", dialects: &["deepseek"], unclosed_calls: false },
     // `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>…` (Qwen3-Coder)
-    Parser { name: "qwen3_coder", dialects: &["qwen_xml"], unclosed_calls: false },
+    Parser { name: "qwen3_coder", dialects: &["qwen_xml"], unclosed_calls: true },
     // `<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>…` (GLM-4.7)
     Parser { name: "glm47", dialects: &["glm"], unclosed_calls: false },
     // `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0…` (Kimi K2)
     Parser { name: "kimi_k2", dialects: &["kimi"], unclosed_calls: false },
     // `<minimax:tool_call>\n<invoke name="NAME">\n<parameter name="K">V</parameter>…`
-    Parser { name: "minimax_m2", dialects: &["minimax"], unclosed_calls: false },
+    Parser { name: "minimax_m2", dialects: &["minimax"], unclosed_calls: true },
     // `functools[{"name": …, "arguments": …}]` (Phi-4-mini)
     Parser { name: "phi4", dialects: &["phi4"], unclosed_calls: false },
+    // `[TOOL_CALLS][{"name": …, "arguments": …}]`, Mistral's array form (not v11's
+    // `[TOOL_CALLS]NAME[ARGS]{…}`, which this parser does not read)
+    Parser { name: "mistral", dialects: &["mistral"], unclosed_calls: false },
+    // `<|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>` (Gemma 4; not FunctionGemma's
+    // `<start_function_call>` form, which this parser does not read)
+    Parser { name: "gemma4", dialects: &["gemma"], unclosed_calls: true },
 ];
 
 /// The parser chosen on the command line (default: the first, `hermes`).
@@ -187,7 +194,10 @@ fn tool_definitions(tools: &Value) -> Vec<ToolDefinition> {
                 strict: None,
             }),
             Value::Object(entry) => {
-                let function = entry.get("function").filter(|f| f.is_object()).unwrap_or(tool);
+                let function = entry
+                    .get("function")
+                    .filter(|f| f.is_object())
+                    .unwrap_or(tool);
                 Some(ToolDefinition {
                     name: function["name"].as_str()?.to_owned(),
                     parameters: function.get("parameters").cloned(),

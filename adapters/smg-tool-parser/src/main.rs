@@ -27,30 +27,39 @@ const IMPLEMENTATION: (&str, &str) = ("tool-parser", "1.10.0");
 struct Parser {
     name: &'static str,
     dialects: &'static [&'static str],
+    /// `parse_complete` recovers a call whose closing marker is missing.
+    unclosed_calls: bool,
 }
 
+#[rustfmt::skip]
 const PARSERS: &[Parser] = &[
     // `JsonParser`: the reply is a JSON call object or array of them, `arguments` or
     // `parameters` (the factory's parser for gpt-*, claude-*, gemini-*, llama-* other than
     // 3.2, glm-* and gemma-* models)
-    Parser { name: "json", dialects: &["whole_json", "llama_json"] },
+    Parser { name: "json", dialects: &["whole_json", "llama_json"], unclosed_calls: false },
     // `QwenParser`: `<tool_call>\n{"name": …, "arguments": …}\n</tool_call>` (Qwen 2/2.5/3)
-    Parser { name: "qwen", dialects: &["tool_call"] },
+    Parser { name: "qwen", dialects: &["tool_call"], unclosed_calls: false },
     // `LlamaParser`: `<|python_tag|>{"name": …, "parameters": …}` or the bare object
     // (Llama 3.2). It reads Llama's `parameters` key only, not whole_json's `arguments`.
-    Parser { name: "llama", dialects: &["python_tag", "llama_json"] },
+    Parser { name: "llama", dialects: &["python_tag", "llama_json"], unclosed_calls: false },
     // `PythonicParser`: `[get_weather(city="Paris")]` (Llama 4)
-    Parser { name: "pythonic", dialects: &["pythonic"] },
+    Parser { name: "pythonic", dialects: &["pythonic"], unclosed_calls: false },
     // `DeepSeek31Parser`: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}…`
-    Parser { name: "deepseek31", dialects: &["deepseek"] },
+    Parser { name: "deepseek31", dialects: &["deepseek"], unclosed_calls: false },
     // `QwenXmlParser`: `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>…`
-    Parser { name: "qwen_xml", dialects: &["qwen_xml"] },
+    Parser { name: "qwen_xml", dialects: &["qwen_xml"], unclosed_calls: false },
     // `Glm4MoeParser::glm47()`: `<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>…`
-    Parser { name: "glm47_moe", dialects: &["glm"] },
+    Parser { name: "glm47_moe", dialects: &["glm"], unclosed_calls: false },
     // `KimiK2Parser`: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0…`
-    Parser { name: "kimik2", dialects: &["kimi"] },
+    Parser { name: "kimik2", dialects: &["kimi"], unclosed_calls: false },
     // `MinimaxM2Parser`: `<minimax:tool_call>\n<invoke name="NAME">…`
-    Parser { name: "minimax_m2", dialects: &["minimax"] },
+    Parser { name: "minimax_m2", dialects: &["minimax"], unclosed_calls: false },
+    // `MistralParser`: `[TOOL_CALLS] [{"name": …, "arguments": …}]`, Mistral's array form
+    // (not v11's `[TOOL_CALLS]NAME[ARGS]{…}`, which this parser does not read)
+    Parser { name: "mistral", dialects: &["mistral"], unclosed_calls: false },
+    // `Gemma4Parser`: `<|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>` (Gemma 4; not
+    // FunctionGemma's `<start_function_call>` form, which this parser does not read)
+    Parser { name: "gemma4", dialects: &["gemma"], unclosed_calls: true },
 ];
 
 /// The parser chosen on the command line (default: the first, `json`).
@@ -60,15 +69,16 @@ fn parser() -> &'static Parser {
     PARSER.get().copied().unwrap_or(&PARSERS[0])
 }
 
-/// What we declare: profile portable, salvage only, the chosen parser's dialects; no
-/// policy holds for any of them (README.md).
+/// What we declare: profile portable, salvage only, the chosen parser's dialects and
+/// policies (README.md has the evidence).
 fn declarations() -> Value {
     json!({
         "profile": "portable",
         "ops": ["salvage"],
         "dialects": parser().dialects,
-        "policies": {"adapters": false, "unclosed_calls": false, "lenient_json": false,
-                     "case_insensitive_names": false, "masks_reasoning": false},
+        "policies": {"adapters": false, "unclosed_calls": parser().unclosed_calls,
+                     "lenient_json": false, "case_insensitive_names": false,
+                     "masks_reasoning": false},
     })
 }
 
