@@ -48,6 +48,8 @@ const PARSERS: &[Parser] = &[
     Parser { name: "pythonic", dialects: &["pythonic"], unclosed_calls: false },
     // `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}…` (DeepSeek V3.1)
     Parser { name: "deepseek_v3_1", dialects: &["deepseek"], unclosed_calls: false },
+    // `…function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜>…` (DeepSeek V3, R1)
+    Parser { name: "deepseek_v3", dialects: &["deepseek"], unclosed_calls: false },
     // `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>…` (Qwen3-Coder)
     Parser { name: "qwen3_coder", dialects: &["qwen_xml"], unclosed_calls: true },
     // `<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>…` (GLM-4.7)
