@@ -388,6 +388,9 @@ def build_tool(spec, dispatch):
         bound = {}
         for (pname, kind, _), value in zip(params, values):
             bound[pname] = list(value) if kind == "var_positional" else value
+        record = getattr(dispatch, "ran", None)
+        if record is not None:
+            record(name, bound)
         if exc_class is not None and (if_falsy is None or not bound[if_falsy]):
             raise exc_class(message)
         if template is not None:
@@ -515,8 +518,18 @@ def op_format_result(inp):
     return {"message": message}
 
 
+# --------------------------------------------------------------------------
+# Op: turn
+# --------------------------------------------------------------------------
+
+def op_turn(inp):
+    """One agent turn of the real sync or async loop against a scripted model (turn.py)."""
+    import turn  # noqa: PLC0415 - loads litellm; only a turn needs it
+    return turn.run_turn(inp, build_tool, BadInput, _only_keys, _field)
+
+
 OPS = {"salvage": op_salvage, "salvage_stream": op_salvage_stream, "execute": op_execute,
-       "format_result": op_format_result}
+       "format_result": op_format_result, "turn": op_turn}
 
 
 # --------------------------------------------------------------------------

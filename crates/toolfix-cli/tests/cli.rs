@@ -156,7 +156,7 @@ fn smoke_checks_an_adapter() {
     assert_eq!(code, 0, "{stdout}");
     assert_eq!(
         stdout.lines().last(),
-        Some("smoke: 112 passed, 0 failed, 0 skipped")
+        Some("smoke: 113 passed, 0 failed, 0 skipped")
     );
     // Under `praisonai` the reference declares the six dialects of the real package: the
     // checks of the others (and their streaming checks) are skipped, not failed.
@@ -168,7 +168,7 @@ fn smoke_checks_an_adapter() {
     assert_eq!(code, 0, "{stdout}");
     assert_eq!(
         stdout.lines().last(),
-        Some("smoke: 42 passed, 0 failed, 70 skipped")
+        Some("smoke: 43 passed, 0 failed, 70 skipped")
     );
     let fake = format!("python3 {} good", hostile().join("fake.py").display());
     let (code, stdout) = toolfix(&["smoke", "--impl", &fake]);

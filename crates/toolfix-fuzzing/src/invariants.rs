@@ -170,7 +170,9 @@ fn describe(call: &Call) -> String {
 ///   makes CPython's `raw_decode` raise a `ValueError` the package swallows; `strict`
 ///   keeps the call. The literal need not survive into the arguments (a repeated key
 ///   drops it), so this looks for the digits in the written payload (a digit run inside a
-///   string counts too, which only widens the exception).
+///   string counts too, which only widens the exception);
+/// * a call of a dialect the package does not read (`Dialect::is_praisonai` is false:
+///   Qwen3 XML, DeepSeek, GLM, …) is one only `strict` recovers (`docs/dialects/README.md`).
 pub fn strict_within_praisonai(
     content: Content<'_>,
     strict: &[Call],
@@ -178,9 +180,10 @@ pub fn strict_within_praisonai(
 ) -> Result<(), Violation> {
     let fenced = fenced_ranges(content);
     let documented = |call: &Call| {
-        fenced
-            .iter()
-            .any(|f| f.start < call.span().end && call.span().start < f.end)
+        !call.dialect().is_praisonai()
+            || fenced
+                .iter()
+                .any(|f| f.start < call.span().end && call.span().start < f.end)
             || (matches!(call.dialect(), Dialect::PythonTag | Dialect::React)
                 && longest_digit_run(&content.as_bytes()[call.span()]) > INT_MAX_STR_DIGITS)
     };

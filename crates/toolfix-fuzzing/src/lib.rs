@@ -19,6 +19,8 @@
 //!   call into them, as in rustls, so `cargo test` replays every committed regression
 //!   input without cargo-fuzz (`tests/fuzz_regressions.rs`).
 //! * The seed corpora, written from `corpus/` and `spec-cases/` ([`seeds`]).
+//! * Streaming salvage checked against batch salvage for any cutting of a reply
+//!   ([`stream`]).
 
 use toolfix::Profile;
 
@@ -38,6 +40,7 @@ pub mod prose;
 pub mod registry;
 pub mod reply;
 pub mod seeds;
+pub mod stream;
 pub mod surrogates;
 pub mod targets;
 pub mod text;

@@ -76,6 +76,7 @@ pub mod py;
 pub mod salvage;
 #[cfg(feature = "serde")]
 mod serde_support;
+pub mod turn;
 
 pub use adapter::{Adapter, AdapterPolicy, ForceToolUsage, ResultRole};
 pub use dispatch::{
@@ -86,3 +87,4 @@ pub use py::{Dict, PyException, PyInt, PyStr, Value};
 pub use salvage::{Allowlist, Call, Content, Dialect, Request, SalvageError, salvage};
 #[cfg(feature = "serde")]
 pub use serde_support::NotJson;
+pub use turn::{Ending, Loop, Options, Reply, Step, Turn};

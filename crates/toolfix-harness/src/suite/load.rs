@@ -61,7 +61,7 @@ struct OpSpec {
     outputs: &'static [&'static str],
 }
 
-const OPS: [OpSpec; 3] = [
+const OPS: [OpSpec; 4] = [
     OpSpec {
         op: "salvage",
         inputs: &[("content", true), ("tools", true), ("adapter", true)],
@@ -81,6 +81,24 @@ const OPS: [OpSpec; 3] = [
             ("tool_call_id", false),
         ],
         outputs: &["role", "content", "tool_call_id", "error"],
+    },
+    OpSpec {
+        op: "turn",
+        inputs: &[
+            ("tools", true),
+            ("adapter", true),
+            ("loop", true),
+            ("prompt", false),
+            ("deny", false),
+            ("replies", true),
+        ],
+        outputs: &[
+            "executed",
+            "tool_messages",
+            "final",
+            "raised",
+            "model_calls",
+        ],
     },
 ];
 
@@ -337,12 +355,35 @@ fn input(table: &toml::Table, spec: &OpSpec) -> Result<Value, String> {
     let mut pairs = Vec::new();
     for &(key, required) in spec.inputs {
         match value(table, key)? {
+            Some(v) if spec.op == "turn" && key == "replies" => pairs.push((key, replies(v)?)),
             Some(v) => pairs.push((key, v)),
             None if required => return Err(format!("input key {key:?} is missing")),
             None => {}
         }
     }
     Ok(Value::dict(pairs))
+}
+
+/// A `turn` case's replies: TOML has no `null`, so a reply table without `content` is a
+/// reply whose content is `null`.
+fn replies(written: Value) -> Result<Value, String> {
+    let Value::List(items) = written else {
+        return Err("replies must be a list of reply tables".into());
+    };
+    let items = items
+        .into_iter()
+        .map(|item| match item {
+            Value::Dict(dict) if !dict.contains_key("content".as_bytes()) => {
+                let mut reply = toolfix::py::Dict::default();
+                reply.insert(PyStr::from("content"), Value::None);
+                reply.extend(dict);
+                Ok(Value::Dict(reply))
+            }
+            Value::Dict(dict) => Ok(Value::Dict(dict)),
+            _ => Err("each reply must be a table".to_owned()),
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Value::List(items))
 }
 
 /// A value key, given in TOML or as `<key>_json`.
@@ -515,6 +556,7 @@ fn expected(table: &toml::Table, op: &str) -> Result<Expected, String> {
         |key: &str| value(table, key)?.ok_or_else(|| format!("expectation key {key:?} is missing"));
     let output = match op {
         "salvage" => Value::dict([("calls", calls(required("calls")?)?)]),
+        "turn" => turn_output(table)?,
         "execute" => {
             let mut pairs = vec![
                 (
@@ -540,6 +582,25 @@ fn expected(table: &toml::Table, op: &str) -> Result<Expected, String> {
         }
     };
     Ok(Expected::Output(output))
+}
+
+/// A `turn` expectation: `executed` and `tool_messages` default to `[]`, `final` to
+/// `null`, `raised` to absent; `model_calls` is required.
+fn turn_output(table: &toml::Table) -> Result<Value, String> {
+    let list = |key: &str| -> Result<Value, String> {
+        Ok(value(table, key)?.unwrap_or(Value::List(Vec::new())))
+    };
+    let mut pairs = vec![
+        ("executed", list("executed")?),
+        ("tool_messages", list("tool_messages")?),
+        ("final", value(table, "final")?.unwrap_or(Value::None)),
+    ];
+    if let Some(raised) = value(table, "raised")? {
+        pairs.push(("raised", raised));
+    }
+    let calls = value(table, "model_calls")?.ok_or("expectation key \"model_calls\" is missing")?;
+    pairs.push(("model_calls", calls));
+    Ok(Value::dict(pairs))
 }
 
 /// `[[NAME, ARGUMENTS], …]` as the protocol's calls: `null` when empty.

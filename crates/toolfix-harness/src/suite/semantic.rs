@@ -6,6 +6,9 @@
 //!   integers exactly); no calls is `null` or `[]` alike. An arguments string that is not
 //!   JSON (a Python `str()` form) is compared as text.
 //! * `execute`: which tool's body ran (`dispatched`), nothing else.
+//! * `turn`: which tool bodies ran, in order, each with its arguments compared as JSON
+//!   values (`executed`); what the model was told and the answer are the
+//!   implementation's words.
 //! * other ops: the output exactly.
 
 use toolfix::py::json::{self, DecodeLimits};
@@ -27,6 +30,10 @@ pub fn meets(op: &str, expected: &Value, actual: &Value) -> bool {
             _ => expected == actual,
         },
         "execute" => expected.get("dispatched") == actual.get("dispatched"),
+        "turn" => match (expected.get("executed"), actual.get("executed")) {
+            (Some(want), Some(got)) => same_value(want, got),
+            _ => false,
+        },
         _ => expected == actual,
     }
 }
@@ -148,6 +155,20 @@ mod tests {
             r#"{"calls": null}"#,
             r#"{"error": "ValueError: x"}"#
         ));
+    }
+
+    #[test]
+    fn turn_compares_the_bodies_that_ran() {
+        let want = value(
+            r#"{"executed": [{"name": "f", "kwargs": {"a": 1, "b": 2}}], "tool_messages": ["x"], "final": "y", "model_calls": 2}"#,
+        );
+        let got = value(
+            r#"{"executed": [{"name": "f", "kwargs": {"b": 2, "a": 1.0}}], "tool_messages": [], "final": null, "model_calls": 3}"#,
+        );
+        assert!(meets("turn", &want, &got));
+        let other =
+            value(r#"{"executed": [], "tool_messages": ["x"], "final": "y", "model_calls": 2}"#);
+        assert!(!meets("turn", &want, &other));
     }
 
     #[test]

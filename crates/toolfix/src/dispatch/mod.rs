@@ -43,6 +43,7 @@
 //! );
 //! ```
 
+mod asynchronous;
 mod bind;
 mod corrective;
 mod format;
@@ -50,6 +51,7 @@ mod registry;
 mod resolve;
 
 pub use crate::py::{Param, ParamKind};
+pub use asynchronous::execute_async;
 pub use format::{Message, format_result};
 pub use registry::{Bound, Registry, Tool};
 pub use resolve::normalise;
@@ -68,6 +70,11 @@ pub struct Dispatch {
     dispatched: Option<PyStr>,
     repaired: Option<(Value, PyStr)>,
     outcome: Outcome,
+    /// The arguments the body ran with, when it ran.
+    bound: Option<Vec<(PyStr, Value)>>,
+    /// What the call raised: the body's exception, or the `TypeError` of a call that did
+    /// not bind.
+    raised: Option<PyException>,
 }
 
 /// The outcomes of dispatch, for a runtime that wants to branch on them.
@@ -133,6 +140,19 @@ impl Dispatch {
         self.outcome
     }
 
+    /// The arguments the body ran with (every parameter in definition order, defaults
+    /// applied), when it ran.
+    pub fn ran_with(&self) -> Option<&Bound> {
+        self.bound.as_deref()
+    }
+
+    /// The exception the call raised: the body's own, or the `TypeError` of arguments
+    /// that did not bind. Dispatch returns it folded into `{"error": …}`; a loop decides
+    /// by its class whether to retry.
+    pub fn raised(&self) -> Option<&PyException> {
+        self.raised.as_ref()
+    }
+
     /// The debug line the real package logs on a repair:
     /// `Self-repaired tool name 'WebSearch' -> 'web_search'` (both names as `repr`).
     pub fn repair_log(&self) -> Option<String> {
@@ -143,6 +163,19 @@ impl Dispatch {
             repr(requested),
             matched
         ))
+    }
+}
+
+/// Whether `name` names a tool of `registry`, exactly or through self-repair.
+pub(crate) fn resolves(registry: &Registry, name: &Value) -> bool {
+    !matches!(resolve::resolve(registry, name), Resolution::NotFound)
+}
+
+/// The registered name of the tool `name` resolves to, if any.
+pub(crate) fn resolved_name<'r>(registry: &'r Registry, name: &Value) -> Option<&'r PyStr> {
+    match resolve::resolve(registry, name) {
+        Resolution::Exact(tool) | Resolution::Repaired(tool) => Some(tool.name()),
+        Resolution::NotFound => None,
     }
 }
 
@@ -194,6 +227,8 @@ impl Dispatch {
             dispatched: None,
             repaired: None,
             outcome,
+            bound: None,
+            raised: None,
         }
     }
 }
@@ -225,15 +260,26 @@ fn run(
     };
     if let (false, Some(Err(error))) = (profile.is_faithful(), &gate) {
         let returned = bind::bind_failure(error.clone(), &named, signature);
-        return Ok(Dispatch::unrun(returned, Outcome::BindFailed));
+        return Ok(Dispatch {
+            raised: Some(PyException::TypeError {
+                message: error.clone(),
+            }),
+            ..Dispatch::unrun(returned, Outcome::BindFailed)
+        });
     }
-    let (error, dispatched, outcome) = match signature.bind_kwargs(&kwargs) {
+    let (exception, bound, outcome) = match signature.bind_kwargs(&kwargs) {
         Ok(bound) => match tool.call(&bound) {
-            Ok(value) => return Ok(Dispatch::ran(value, tool, Outcome::Ran)),
-            Err(exception) => (exception.str(), Some(tool.name().clone()), Outcome::Raised),
+            Ok(value) => return Ok(Dispatch::ran(value, tool, bound)),
+            Err(exception) => (exception, Some(bound), Outcome::Raised),
         },
-        Err(error) => (error, None, Outcome::BindFailed),
+        Err(error) => (
+            PyException::TypeError { message: error },
+            None,
+            Outcome::BindFailed,
+        ),
     };
+    let error = exception.str();
+    let dispatched = bound.as_ref().map(|_| tool.name().clone());
     if let Err(SignatureError::IndexError) = introspection {
         return Err(PyException::IndexError {
             message: PyStr::from("string index out of range"),
@@ -248,17 +294,21 @@ fn run(
         dispatched,
         repaired: None,
         outcome,
+        bound,
+        raised: Some(exception),
     })
 }
 
 impl Dispatch {
-    /// A dispatch in which `tool`'s body ran.
-    fn ran(returned: Value, tool: &Tool, outcome: Outcome) -> Dispatch {
+    /// A dispatch in which `tool`'s body ran with `bound` and returned.
+    fn ran(returned: Value, tool: &Tool, bound: Vec<(PyStr, Value)>) -> Dispatch {
         Dispatch {
             returned,
             dispatched: Some(tool.name().clone()),
             repaired: None,
-            outcome,
+            outcome: Outcome::Ran,
+            bound: Some(bound),
+            raised: None,
         }
     }
 }

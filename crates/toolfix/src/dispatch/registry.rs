@@ -68,6 +68,9 @@ impl fmt::Debug for Tool {
 pub struct Registry {
     /// Every tool, groups expanded, in registration order.
     tools: Vec<Tool>,
+    /// The indexes of the tools added one by one (not in a group), in order: the tools a
+    /// loop describes to the model.
+    offered: Vec<usize>,
     /// Top-level tool names to the first tool with that name.
     exact: HashMap<PyStr, usize>,
     /// Normalised display names to the tools that have them, in order.
@@ -88,6 +91,7 @@ impl Registry {
         self.exact
             .entry(tool.name().clone())
             .or_insert(self.tools.len());
+        self.offered.push(self.tools.len());
         self.index(tool);
         self
     }
@@ -131,6 +135,12 @@ impl Registry {
     pub(crate) fn with_key<'r>(&'r self, key: &PyStr) -> impl Iterator<Item = &'r Tool> + use<'r> {
         let indices = self.by_key.get(key).map_or(&[][..], Vec::as_slice);
         indices.iter().map(|&i| &self.tools[i])
+    }
+
+    /// The tools added one by one (not in a group), in registration order: what an agent
+    /// loop offers the model as tool schemas.
+    pub fn offered(&self) -> impl Iterator<Item = &Tool> {
+        self.offered.iter().map(|&i| &self.tools[i])
     }
 
     /// The display names, sorted by code point, each once.

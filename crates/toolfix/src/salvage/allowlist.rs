@@ -58,7 +58,8 @@ impl Allowlist {
     /// Records the JSON schema of `name`'s parameters (an OpenAI tool entry's
     /// `function.parameters`): the formats that write arguments as text (Qwen3 XML,
     /// MiniMax, GLM, DeepSeek DSML) convert each value by its declared type under
-    /// `strict` and `portable`. Without a schema their values stay strings.
+    /// `strict` and `portable`. Without a schema their values stay strings, except GLM's
+    /// JSON-written ones (`schema::Written::TextOrJson`).
     pub fn insert_schema(&mut self, name: impl Into<PyStr>, parameters: &Value) {
         self.types
             .insert(name.into(), ParamTypes::from_schema(parameters));

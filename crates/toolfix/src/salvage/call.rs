@@ -49,6 +49,13 @@ impl Call {
         })
     }
 
+    /// The same call at `position` in the output (a stream numbers the calls it gives out
+    /// across its looks).
+    pub(crate) fn renumbered(mut self, position: usize) -> Call {
+        self.position = position;
+        self
+    }
+
     /// The same call, found in a text that started `by` bytes later in the reply.
     pub(crate) fn shifted(mut self, by: usize) -> Call {
         self.span = self.span.start + by..self.span.end + by;

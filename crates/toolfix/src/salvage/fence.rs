@@ -62,6 +62,16 @@ pub fn fenced_ranges_around(text: &[u8], opaque: &[Range<usize>]) -> Vec<Range<u
     ranges
 }
 
+/// The start of the last of `ranges` (the fenced ranges of `text`) when it is still open
+/// at the end of the text: no closing run came, so more text could close it.
+pub fn unclosed(text: &[u8], ranges: &[Range<usize>]) -> Option<usize> {
+    let last = ranges.last().filter(|r| r.end == text.len())?;
+    let mark = text[last.start];
+    let run = run_length(text, last.start, mark);
+    let closed = last.len() >= 2 * run && text[last.end - run..].iter().all(|&b| b == mark);
+    (!closed).then_some(last.start)
+}
+
 /// The length of the run of `mark` bytes starting at `i`.
 fn run_length(text: &[u8], i: usize, mark: u8) -> usize {
     text[i..].iter().take_while(|&&b| b == mark).count()
@@ -103,6 +113,7 @@ pub struct Masked<'a> {
 impl<'a> Masked<'a> {
     /// Masks the fences of `original`, as the real package does; borrows it unchanged when
     /// it has no fence.
+    #[cfg(test)]
     pub fn new(original: &'a [u8]) -> Masked<'a> {
         Masked::with_ranges(original, fenced_ranges(original))
     }
@@ -203,6 +214,16 @@ mod tests {
         assert_eq!(masked("``````abc"), "         ");
         assert_eq!(masked("```\n```"), "       ");
         assert_eq!(masked("no fence"), "no fence");
+    }
+
+    #[test]
+    fn a_fence_without_its_closing_run_is_open() {
+        let open = |text: &str| unclosed(text.as_bytes(), &fenced_ranges(text.as_bytes()));
+        assert_eq!(open("a ```x"), Some(2));
+        assert_eq!(open("a ```x```"), None);
+        assert_eq!(open("````"), Some(0));
+        assert_eq!(open("```x`` "), Some(0));
+        assert_eq!(open("no fence"), None);
     }
 
     #[test]

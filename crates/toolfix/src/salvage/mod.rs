@@ -153,29 +153,43 @@ fn whole_content_path(
     tools: &Allowlist,
     profile: Profile,
 ) -> Result<Whole, SalvageError> {
-    let whole = match beginning {
-        Beginning::Reply => whole_forms(content, tools, profile)?,
-        Beginning::AfterProse => Whole::NotCalls,
+    let whole = match beginning.whole_content {
+        true => whole_forms(content, tools, profile)?,
+        false => Whole::NotCalls,
     };
     if profile.is_faithful() || !matches!(whole, Whole::NotCalls) {
         return Ok(whole);
     }
-    let unopened_only = beginning == Beginning::AfterProse;
-    match reasoning::leading(content, unopened_only) {
+    match reasoning::leading(content, beginning) {
         Some(end) => Ok(whole_forms(&content[end..], tools, profile)?.shifted(end)),
         None => Ok(whole),
     }
 }
 
-/// Where the text salvage reads begins.
+/// What the text salvage reads may begin with: the whole reply, or the rest of a streamed
+/// one (`stream`) after text that is settled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Beginning {
-    /// At the start of the reply.
-    Reply,
-    /// Later in a streamed reply, after text that was not whitespace and held no marker
-    /// (`stream`): no whole-content payload can start here, except after reasoning closed
-    /// by an unopened `</think>`, which reaches back to the start of the reply.
-    AfterProse,
+pub(crate) struct Beginning {
+    /// Whether this is the start of the reply: a whole-content payload, or reasoning
+    /// opened here, may begin it.
+    pub whole_content: bool,
+    /// Whether no `<think>` or `</think>` came before: an unopened `</think>` in this
+    /// text would still make everything before it (back to the reply's start) reasoning.
+    pub unopened_think: bool,
+}
+
+impl Beginning {
+    /// The start of a reply.
+    pub const REPLY: Beginning = Beginning {
+        whole_content: true,
+        unopened_think: true,
+    };
+
+    /// The rest of a streamed reply after prose that held no marker.
+    pub const AFTER_PROSE: Beginning = Beginning {
+        whole_content: false,
+        unopened_think: true,
+    };
 }
 
 /// The whole-content forms `profile` reads in `content`.
@@ -191,7 +205,7 @@ fn whole_forms(content: &[u8], tools: &Allowlist, profile: Profile) -> Result<Wh
 /// Recovers the tool calls written as text in `request.content`, in text order. An empty
 /// list is the real package's `None`.
 pub fn salvage(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
-    salvage_text(request.content.as_bytes(), Beginning::Reply, request)
+    salvage_text(request.content.as_bytes(), Beginning::REPLY, request)
 }
 
 /// Salvage of `content`, the whole reply or the rest of a streamed one (`beginning`).
@@ -211,7 +225,7 @@ fn salvage_text(
     if !probe::has_marker(content, request.profile) {
         return Ok(Vec::new());
     }
-    scan::scan(content, request.tools, request.profile)?
+    scan::scan(content, beginning, request.tools, request.profile)?
         .into_iter()
         .enumerate()
         .map(|(position, (span, dialect, found))| {

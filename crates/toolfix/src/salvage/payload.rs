@@ -8,6 +8,7 @@
 //! * `strict` finds the payload in the masked text the same way, then re-reads it from the
 //!   text as written, and treats every decode failure as a rejected payload.
 
+use std::cell::Cell;
 use std::ops::Range;
 
 use super::fence::Masked;
@@ -24,6 +25,9 @@ pub struct Payloads<'a> {
     masked: &'a Masked<'a>,
     allowed: &'a Allowlist,
     profile: Profile,
+    /// The start of the earliest structure whose reading reached the end of the text, so
+    /// that more text could change what it is (`stream`); `usize::MAX` when none did.
+    open: Cell<usize>,
 }
 
 impl<'a> Payloads<'a> {
@@ -32,7 +36,20 @@ impl<'a> Payloads<'a> {
             masked,
             allowed,
             profile,
+            open: Cell::new(usize::MAX),
         }
+    }
+
+    /// Records that the structure starting at `start` (a dialect's marker) reached the end
+    /// of the text undecided: a streamed reply may go on and change it. Batch salvage
+    /// ignores it; streaming salvage emits nothing from `start` on until it is decided.
+    pub fn reaches_end(&self, start: usize) {
+        self.open.set(self.open.get().min(start));
+    }
+
+    /// The start of the earliest structure that reached the end undecided.
+    pub fn open(&self) -> Option<usize> {
+        Some(self.open.get()).filter(|&at| at != usize::MAX)
     }
 
     /// The masked text the dialects scan.
@@ -89,10 +106,20 @@ impl<'a> Payloads<'a> {
 
     /// `_json_object_at(scan_text, pos)`: skips `str.isspace` characters, then
     /// `raw_decode`s (a `ValueError` is caught here by the real package, unlike in tags).
-    pub fn object_at(&self, pos: usize) -> Result<ObjectAt, SalvageError> {
-        let at = skip_space(self.text(), pos);
+    /// `start` is where the structure reading it begins: a decode cut short by the end of
+    /// the text leaves it open (`reaches_end`).
+    pub fn object_at(&self, start: usize, pos: usize) -> Result<ObjectAt, SalvageError> {
+        let text = self.text();
+        let at = skip_space(text, pos);
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        let decoded = json::raw_decode(self.text(), at, limits);
+        let decoded = json::raw_decode(text, at, limits);
+        if at == text.len()
+            || decoded
+                .as_ref()
+                .is_err_and(|e| e.may_be_cut_short(text.len()))
+        {
+            self.reaches_end(start);
+        }
         Ok(match self.caught(decoded, true)? {
             Some((value @ Value::Dict(_), end)) => ObjectAt::Object {
                 value: self.reread(value, at..end, Reread::Prefix),

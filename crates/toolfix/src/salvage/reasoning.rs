@@ -9,15 +9,19 @@
 //! * a reply that begins with reasoning closed by an unopened `</think>` (templates that
 //!   put the opening `<think>` in the prompt): everything before that `</think>`;
 //! * Gemma 4's thought channel: `<|channel>thought` … `<channel|>` (unclosed: to the end);
-//! * gpt-oss Harmony's `analysis` channel: `<|channel|>analysis<|message|>` up to its
-//!   `<|end|>`, the next `<|start|>`, or the end of the reply.
+//! * gpt-oss Harmony's `analysis` channel: `<|channel|>analysis<|message|>` up to the
+//!   first `<|end|>`, `<|call|>` or `<|return|>` (where the `openai-harmony` package ends
+//!   a message: a `<|start|>` inside it is text), or the end of the reply.
 //!
-//! Markers inside fenced code are text, not reasoning, so `fenced` ranges are skipped.
+//! Markers inside fenced code, or inside a call's arguments, are text, not reasoning, so
+//! the ranges `scan` gives as text are skipped.
 //! The markers are matched exactly as the templates write them (lower case).
 
 use std::ops::Range;
 
 use memchr::memmem;
+
+use super::Beginning;
 
 /// Reasoning blocks: an opener, and the closer that ends the block.
 const BLOCKS: [(&[u8], &[u8]); 2] = [
@@ -26,12 +30,18 @@ const BLOCKS: [(&[u8], &[u8]); 2] = [
 ];
 const THINK_CLOSE: &[u8] = b"</think>";
 const ANALYSIS: &[u8] = b"<|channel|>analysis<|message|>";
-const HARMONY_END: &[u8] = b"<|end|>";
-const HARMONY_START: &[u8] = b"<|start|>";
+/// The tokens that end a Harmony message.
+const HARMONY_ENDS: [&[u8]; 3] = [b"<|end|>", b"<|call|>", b"<|return|>"];
 
-/// The reasoning ranges of `text`, sorted and disjoint, none starting inside `fenced`
-/// (sorted, disjoint fenced ranges).
-pub fn reasoning_ranges(text: &[u8], fenced: &[Range<usize>]) -> Vec<Range<usize>> {
+/// The reasoning ranges of `text`, sorted and disjoint. A marker inside one of `fenced`
+/// (sorted, disjoint ranges whose markers are text: fenced code, and the calls `scan`
+/// found before reasoning was known) is not a marker. An unopened `</think>` makes
+/// everything before it reasoning only while `beginning` says one still can.
+pub fn reasoning_ranges(
+    text: &[u8],
+    fenced: &[Range<usize>],
+    beginning: Beginning,
+) -> Vec<Range<usize>> {
     let outside = |at: usize| {
         let next = fenced.partition_point(|f| f.end <= at);
         fenced.get(next).is_none_or(|f| at < f.start)
@@ -39,7 +49,8 @@ pub fn reasoning_ranges(text: &[u8], fenced: &[Range<usize>]) -> Vec<Range<usize
     let mut ranges = Vec::new();
     let first_open = memmem::find_iter(text, BLOCKS[0].0).find(|&at| outside(at));
     let first_close = memmem::find_iter(text, THINK_CLOSE).find(|&at| outside(at));
-    if let Some(close) = first_close.filter(|&c| first_open.is_none_or(|o| c < o)) {
+    let unopened = first_close.filter(|&c| first_open.is_none_or(|o| c < o));
+    if let Some(close) = unopened.filter(|_| beginning.unopened_think) {
         ranges.push(0..close + THINK_CLOSE.len());
     }
     let after_prefix = ranges.last().map_or(0, |r| r.end);
@@ -52,32 +63,67 @@ pub fn reasoning_ranges(text: &[u8], fenced: &[Range<usize>]) -> Vec<Range<usize
             at = end;
         }
     }
+    // Each end token is searched once, forward: a token kind that never comes must not be
+    // searched for again from every analysis message.
+    let mut ends = HARMONY_ENDS.map(|m| {
+        let mut found = memmem::find_iter(text, m);
+        let next = found.next();
+        (found, m.len(), next)
+    });
     let mut at = 0;
     while let Some(open) = find_from(text, ANALYSIS, at, &outside) {
         let body = open + ANALYSIS.len();
-        let end = [HARMONY_END, HARMONY_START]
+        for (found, _, next) in &mut ends {
+            while next.is_some_and(|n| n < body) {
+                *next = found.next();
+            }
+        }
+        let end = ends
             .iter()
-            .filter_map(|m| memmem::find(&text[body..], m).map(|i| body + i))
+            .filter_map(|(_, len, next)| next.map(|n| (n, n + len)))
             .min()
-            .map_or(text.len(), |i| {
-                if text[i..].starts_with(HARMONY_END) {
-                    i + HARMONY_END.len()
-                } else {
-                    i
-                }
-            });
+            .map_or(text.len(), |(_, end)| end);
         ranges.push(open..end);
         at = end;
     }
     merge(ranges)
 }
 
+/// The start of the last of `ranges` (the reasoning ranges of `text`) when it is still open
+/// at the end of the text, its closer not yet written.
+pub fn unclosed(text: &[u8], ranges: &[Range<usize>]) -> Option<usize> {
+    const CLOSERS: [&[u8]; 5] = [
+        b"</think>",
+        b"<channel|>",
+        b"<|end|>",
+        b"<|call|>",
+        b"<|return|>",
+    ];
+    let last = ranges.last().filter(|r| r.end == text.len())?;
+    let closed = CLOSERS.iter().any(|c| text[last.clone()].ends_with(c));
+    (!closed).then_some(last.start)
+}
+
+/// Whether `text` says whether it began with reasoning: a `<think>` or `</think>` outside
+/// the `fenced` ranges. Until one comes, a later unopened `</think>` would make everything
+/// before it reasoning.
+pub fn prefix_decided(text: &[u8], fenced: &[Range<usize>]) -> bool {
+    let outside = |at: &usize| {
+        let next = fenced.partition_point(|f| f.end <= *at);
+        fenced.get(next).is_none_or(|f| *at < f.start)
+    };
+    [BLOCKS[0].0, THINK_CLOSE]
+        .iter()
+        .any(|m| memmem::find_iter(text, m).any(|at| outside(&at)))
+}
+
 /// Where the reasoning a reply begins with ends (only whitespace before it), when the
-/// reply goes on after it. With `unopened_only`, only reasoning closed by an unopened
-/// `</think>` counts: the rest of a streamed reply (`stream`) may begin with an opening
-/// marker that is not the beginning of the reply.
-pub fn leading(text: &[u8], unopened_only: bool) -> Option<usize> {
-    let first = reasoning_ranges(text, &[]).into_iter().next()?;
+/// reply goes on after it. In the rest of a streamed reply (`stream`, not
+/// `beginning.whole_content`) only reasoning closed by an unopened `</think>` counts: an
+/// opening marker there is not the beginning of the reply.
+pub fn leading(text: &[u8], beginning: Beginning) -> Option<usize> {
+    let unopened_only = !beginning.whole_content;
+    let first = reasoning_ranges(text, &[], beginning).into_iter().next()?;
     let before = &text[..first.start];
     let opened = BLOCKS
         .iter()
@@ -119,7 +165,7 @@ mod tests {
     use super::*;
 
     fn shown<'t>(text: &'t str, fenced: &[Range<usize>]) -> Vec<&'t str> {
-        reasoning_ranges(text.as_bytes(), fenced)
+        reasoning_ranges(text.as_bytes(), fenced, Beginning::REPLY)
             .into_iter()
             .map(|r| &text[r])
             .collect()
@@ -151,6 +197,16 @@ mod tests {
         );
         let cut = "<|channel|>analysis<|message|>still thinking";
         assert_eq!(shown(cut, &[]), [cut]);
+        let unended = "<|channel|>analysis<|message|>a<|start|>assistant<|channel|>commentary to=functions.f<|message|>{}<|call|>";
+        assert_eq!(shown(unended, &[]), [unended]);
+    }
+
+    #[test]
+    fn many_analysis_messages_take_one_pass() {
+        let text = "<|channel|>analysis<|message|>x<|end|>".repeat(100_000);
+        let start = std::time::Instant::now();
+        assert_eq!(reasoning_ranges(text.as_bytes(), &[]).len(), 1);
+        assert!(start.elapsed().as_secs() < 5);
     }
 
     #[test]

@@ -8,9 +8,11 @@
 //!    (DeepSeek V3's fenced JSON, a code argument of Qwen3-Coder) is seen as theirs;
 //! 2. fences are found everywhere else (`fence::fenced_ranges_around` those spans): a fence
 //!    opening before a call's first token still masks it, an example stays an example;
-//! 3. reasoning is found outside the fences (`reasoning`); when there is some, the token
-//!    dialects scan again with it masked, so a block drafted while thinking never pairs
-//!    with a token after it;
+//! 3. reasoning is found outside the fences (`reasoning`); when there is some, it is found
+//!    again outside the calls every dialect reads with only fences masked too, so a
+//!    reasoning marker inside a call's arguments is text; then the token dialects scan
+//!    again with the reasoning masked, so a block drafted while thinking never pairs with
+//!    a token after it;
 //! 4. a token candidate that starts inside a fence or reasoning is dropped, and the six
 //!    dialects scan the text with both masked;
 //! 5. `span::select` orders all candidates and applies the starts-inside rule.
@@ -22,54 +24,129 @@ use std::ops::Range;
 use super::dialect::{self, Dialect};
 use super::fence::{self, Masked};
 use super::payload::Payloads;
-use super::reasoning::{merge, reasoning_ranges};
-use super::span::{self, Candidate, Found};
-use super::{Allowlist, SalvageError};
+use super::reasoning::{self, merge, reasoning_ranges};
+use super::span::{self, Candidate};
+use super::{Allowlist, Beginning, SalvageError};
 use crate::profile::Profile;
 
 /// A selected call: its span in the original text, its dialect, what was found.
-pub type Selected = (Range<usize>, Dialect, Found);
+pub type Selected = (Range<usize>, Dialect, span::Found);
 
 /// The calls of `content`, in text order, under `profile`.
 pub fn scan(
     content: &[u8],
+    beginning: Beginning,
     tools: &Allowlist,
     profile: Profile,
 ) -> Result<Vec<Selected>, SalvageError> {
+    Ok(span::select(
+        scanned(content, beginning, tools, profile)?.candidates,
+    ))
+}
+
+/// What a scan found: every candidate (unordered, spans in the original text), where the
+/// earliest structure that more text could change begins (if one does), the ranges it
+/// did not read (fences, reasoning), and whether an unopened `</think>` can still come.
+pub struct Scanned {
+    pub candidates: Vec<Candidate>,
+    pub open: Option<usize>,
+    pub hidden: Vec<Range<usize>>,
+    pub think_decided: bool,
+}
+
+/// Every candidate of `content` under `profile`, and the earliest open structure: an
+/// unclosed fence or reasoning block, or a dialect's structure that reached the end of the
+/// text undecided (`Payloads::reaches_end`).
+pub fn scanned(
+    content: &[u8],
+    beginning: Beginning,
+    tools: &Allowlist,
+    profile: Profile,
+) -> Result<Scanned, SalvageError> {
     if profile.is_faithful() {
-        let masked = Masked::new(content);
-        let candidates = embedded(&masked, tools, profile)?;
-        return Ok(span::select(candidates));
+        let fenced = fence::fenced_ranges(content);
+        let open = fence::unclosed(content, &fenced);
+        let masked = Masked::with_ranges(content, fenced.clone());
+        let (candidates, reached) = embedded(&masked, tools, profile)?;
+        return Ok(Scanned {
+            candidates,
+            open: earliest([open, reached]),
+            hidden: fenced,
+            think_decided: true,
+        });
     }
-    let mut tokens = tokens(&Masked::with_ranges(content, Vec::new()), tools, profile);
+    let (mut tokens, mut reached_in_tokens) =
+        tokens(&Masked::with_ranges(content, Vec::new()), tools, profile);
     let fenced = fence::fenced_ranges_around(content, &disjoint(&tokens));
-    let reasoning = reasoning_ranges(content, &fenced);
+    let open_fence = fence::unclosed(content, &fenced);
+    let mut reasoning = reasoning_ranges(content, &fenced, beginning);
+    let mut read_as_text = fenced.clone();
     if !reasoning.is_empty() {
-        tokens = tokens_in_original(content, reasoning.clone(), tools, profile);
+        // A reasoning marker inside a call's arguments (a file that holds `</think>`) is
+        // text: find the calls with only fences masked, and look for reasoning outside
+        // them as well as outside the fences.
+        let (early, _) = embedded(
+            &Masked::with_ranges(content, fenced.clone()),
+            tools,
+            profile,
+        )?;
+        let calls = tokens.iter().chain(&early).filter(|c| c.found.is_some());
+        read_as_text = merge(
+            fenced
+                .iter()
+                .cloned()
+                .chain(calls.map(|c| c.span.clone()))
+                .collect(),
+        );
+        reasoning = reasoning_ranges(content, &read_as_text, beginning);
+    }
+    let think_decided =
+        !beginning.unopened_think || reasoning::prefix_decided(content, &read_as_text);
+    let open_reasoning = reasoning::unclosed(content, &reasoning);
+    if !reasoning.is_empty() {
+        (tokens, reached_in_tokens) =
+            tokens_in_original(content, reasoning.clone(), tools, profile);
     }
     let hidden = merge(fenced.into_iter().chain(reasoning).collect());
     tokens.retain(|c| !starts_inside(&hidden, c.span.start));
-    let masked = Masked::with_ranges(content, hidden);
-    let mut candidates = embedded(&masked, tools, profile)?;
+    let reached_in_tokens = reached_in_tokens.filter(|&at| !starts_inside(&hidden, at));
+    let masked = Masked::with_ranges(content, hidden.clone());
+    let (mut candidates, reached) = embedded(&masked, tools, profile)?;
     candidates.append(&mut tokens);
-    Ok(span::select(candidates))
+    Ok(Scanned {
+        candidates,
+        open: earliest([open_fence, open_reasoning, reached, reached_in_tokens]),
+        hidden,
+        think_decided,
+    })
 }
+
+/// The earliest of some positions.
+fn earliest<const N: usize>(positions: [Option<usize>; N]) -> Option<usize> {
+    positions.into_iter().flatten().min()
+}
+
+/// Candidates, and the start of the earliest structure that reached the end undecided.
+type Found = (Vec<Candidate>, Option<usize>);
 
 /// The six dialects' candidates over `masked`, with spans in the original text.
 fn embedded(
     masked: &Masked<'_>,
     tools: &Allowlist,
     profile: Profile,
-) -> Result<Vec<Candidate>, SalvageError> {
+) -> Result<Found, SalvageError> {
     let payloads = Payloads::new(masked, tools, profile);
     let mut candidates = dialect::scan_embedded(&payloads)?;
     to_original(masked, &mut candidates);
-    Ok(candidates)
+    let reached = payloads.open().map(|at| masked.to_original(at));
+    Ok((candidates, reached))
 }
 
 /// The token dialects' candidates over `masked`, spans as they were found.
-fn tokens(masked: &Masked<'_>, tools: &Allowlist, profile: Profile) -> Vec<Candidate> {
-    dialect::scan_tokens(&Payloads::new(masked, tools, profile))
+fn tokens(masked: &Masked<'_>, tools: &Allowlist, profile: Profile) -> Found {
+    let payloads = Payloads::new(masked, tools, profile);
+    let candidates = dialect::scan_tokens(&payloads);
+    (candidates, payloads.open())
 }
 
 /// The token dialects' candidates with `hidden` masked, spans in the original text.
@@ -78,11 +155,11 @@ fn tokens_in_original(
     hidden: Vec<Range<usize>>,
     tools: &Allowlist,
     profile: Profile,
-) -> Vec<Candidate> {
+) -> Found {
     let masked = Masked::with_ranges(content, hidden);
-    let mut candidates = tokens(&masked, tools, profile);
+    let (mut candidates, reached) = tokens(&masked, tools, profile);
     to_original(&masked, &mut candidates);
-    candidates
+    (candidates, reached.map(|at| masked.to_original(at)))
 }
 
 /// Maps each candidate's span from the masked text to the original.

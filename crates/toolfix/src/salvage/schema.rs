@@ -18,6 +18,13 @@
 //!
 //! A value that no declared type reads stays the string as written: the tool's own
 //! validation, not salvage, decides what to do with `count="three"`.
+//!
+//! A parameter's types are its `type` (a name or a list of names) and the `type` of each
+//! branch of its `anyOf` or `oneOf` (how `Optional[int]` reaches a schema from Pydantic).
+//!
+//! GLM's template writes every value that is not a string as JSON, and every engine reads
+//! it back that way; so a GLM value the schema does not describe is read as JSON when the
+//! whole value is a JSON object, array, number, boolean or null (`Written::TextOrJson`).
 
 use crate::profile::STRICT_MAX_DEPTH;
 use crate::py::json::{self, DecodeLimits};
@@ -57,15 +64,15 @@ pub(crate) struct ParamTypes {
 }
 
 impl ParamTypes {
-    /// The types `parameters.properties.<key>.type` declares (a name or a list of
-    /// names); parameters without a readable type are left out.
+    /// The types `parameters.properties.<key>` declares (`declared_types`); parameters
+    /// without a readable type are left out.
     pub fn from_schema(parameters: &Value) -> ParamTypes {
         let Some(Value::Dict(properties)) = parameters.get("properties") else {
             return ParamTypes::default();
         };
         let params = properties
             .iter()
-            .filter_map(|(key, schema)| Some((key.clone(), types_of(schema.get("type")?))))
+            .map(|(key, schema)| (key.clone(), declared_types(schema)))
             .filter(|(_, types)| !types.is_empty())
             .collect();
         ParamTypes { params }
@@ -73,27 +80,71 @@ impl ParamTypes {
 
     /// `raw`, the text a model wrote for parameter `key`, as a value of its declared type.
     pub fn convert(&self, key: &PyStr, raw: &PyStr) -> Value {
-        let declared = self.params.iter().find(|(k, _)| k == key);
-        match declared {
-            Some((_, types)) => convert(raw, types),
+        match self.declared(key) {
+            Some(types) => convert(raw, types),
             None => Value::Str(raw.clone()),
+        }
+    }
+
+    /// `raw` as a value of its declared type; a parameter the schema does not describe is
+    /// read as JSON when `raw` is a JSON object, array, number, boolean or null, and
+    /// otherwise stays the string as written (a JSON string stays as written too: the
+    /// format writes strings without quotes).
+    pub fn convert_or_json(&self, key: &PyStr, raw: &PyStr) -> Value {
+        match self.declared(key) {
+            Some(types) => convert(raw, types),
+            None => decoded(raw.as_bytes())
+                .filter(|v| !matches!(v, Value::Str(_)))
+                .unwrap_or_else(|| Value::Str(raw.clone())),
+        }
+    }
+
+    fn declared(&self, key: &PyStr) -> Option<&[JsonType]> {
+        self.params
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, types)| types.as_slice())
+    }
+}
+
+/// The types one parameter's schema declares: its `type`, and those of the branches of
+/// its `anyOf` and `oneOf`, sorted in conversion order.
+fn declared_types(schema: &Value) -> Vec<JsonType> {
+    let mut types = Vec::new();
+    collect_types(schema, &mut types, 0);
+    types.sort();
+    types.dedup();
+    types
+}
+
+/// Adds the types `schema` declares to `types`, descending `depth` levels of `anyOf` and
+/// `oneOf` at most (a schema is untrusted input).
+fn collect_types(schema: &Value, types: &mut Vec<JsonType>, depth: usize) {
+    if let Some(declared) = schema.get("type") {
+        types.extend(types_of(declared));
+    }
+    if depth >= 4 {
+        return;
+    }
+    for union in ["anyOf", "oneOf"] {
+        if let Some(Value::List(branches)) = schema.get(union) {
+            for branch in branches {
+                collect_types(branch, types, depth + 1);
+            }
         }
     }
 }
 
-/// The type names of a schema's `type`, sorted in conversion order.
+/// The type names of a schema's `type`.
 fn types_of(declared: &Value) -> Vec<JsonType> {
     let names: Vec<&Value> = match declared {
         Value::List(items) => items.iter().collect(),
         single => vec![single],
     };
-    let mut types: Vec<JsonType> = names
+    names
         .into_iter()
         .filter_map(|n| JsonType::parse(n.as_py_str()?.as_str()?))
-        .collect();
-    types.sort();
-    types.dedup();
-    types
+        .collect()
 }
 
 /// The first declared type that reads `raw`, else `raw` as a string.
@@ -134,6 +185,9 @@ fn decoded(text: &[u8]) -> Option<Value> {
 pub(crate) enum Written {
     /// Text, to be typed by the tool's schema.
     Untyped(PyStr),
+    /// Text a format writes as JSON when the value is not a string (GLM): typed by the
+    /// tool's schema, or read as JSON where the schema does not describe it.
+    TextOrJson(PyStr),
     /// Text the format marks as a string whatever the schema says (DSML `string="true"`).
     Text(PyStr),
     /// A value the format wrote typed (DSML `string="false"`: JSON).
@@ -154,6 +208,7 @@ pub(crate) fn typed_arguments(types: &ParamTypes, pairs: Vec<(PyStr, Written)>) 
     for (key, written) in pairs {
         let value = match written {
             Written::Untyped(raw) => types.convert(&key, &raw),
+            Written::TextOrJson(raw) => types.convert_or_json(&key, &raw),
             Written::Text(text) => Value::Str(text),
             Written::Value(value) => value,
         };
@@ -205,5 +260,42 @@ mod tests {
         assert_eq!(converted(&types, "maybe", "null"), Value::None);
         assert_eq!(converted(&types, "maybe", "7"), Value::int(7));
         assert_eq!(converted(&types, "unknown", "7"), Value::str("7"));
+    }
+
+    #[test]
+    fn any_of_and_one_of_branches_declare_types() {
+        let types = schema(
+            r#"{"properties": {
+                "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                "tags": {"oneOf": [{"type": "array"}, {"anyOf": [{"type": "string"}]}]},
+                "untyped": {"description": "no type"}}}"#,
+        );
+        assert_eq!(converted(&types, "limit", "5"), Value::int(5));
+        assert_eq!(converted(&types, "limit", "null"), Value::None);
+        assert_eq!(converted(&types, "limit", "five"), Value::str("five"));
+        assert_eq!(
+            converted(&types, "tags", r#"["a"]"#),
+            Value::List(vec![Value::str("a")])
+        );
+        assert_eq!(converted(&types, "tags", "a"), Value::str("a"));
+        assert_eq!(converted(&types, "untyped", "5"), Value::str("5"));
+    }
+
+    #[test]
+    fn undescribed_values_read_as_json_only_when_asked() {
+        let types = schema(r#"{"properties": {"s": {"type": "string"}}}"#);
+        let json =
+            |key: &str, raw: &str| types.convert_or_json(&PyStr::from(key), &PyStr::from(raw));
+        assert_eq!(json("n", "5"), Value::int(5));
+        assert_eq!(
+            json("n", " [1, 2] "),
+            Value::List(vec![Value::int(1), Value::int(2)])
+        );
+        assert_eq!(json("n", "true"), Value::Bool(true));
+        assert_eq!(json("n", "null"), Value::None);
+        assert_eq!(json("n", "\"quoted\""), Value::str("\"quoted\""));
+        assert_eq!(json("n", "Paris"), Value::str("Paris"));
+        assert_eq!(json("s", "5"), Value::str("5"));
+        assert_eq!(converted(&types, "n", "5"), Value::str("5"));
     }
 }

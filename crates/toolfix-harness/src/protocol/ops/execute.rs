@@ -68,7 +68,7 @@ fn registry(tools: &[Value], deny: &[Value]) -> Result<Registry, String> {
 }
 
 /// One `TOOL` spec as a tool whose body behaves as the spec says.
-fn tool(spec: &Value) -> Result<Tool, String> {
+pub(super) fn tool(spec: &Value) -> Result<Tool, String> {
     let fields = Fields::of(spec, "tool")?.only(&[
         "name",
         "params",

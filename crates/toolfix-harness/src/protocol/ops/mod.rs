@@ -5,13 +5,20 @@ mod execute;
 mod format_result;
 mod salvage;
 mod salvage_stream;
+mod turn;
 
 use super::message::Answer;
 use toolfix::Profile;
 use toolfix::py::Value;
 
 /// The ops `toolfix serve` declares in its handshake.
-pub const OPS: [&str; 4] = ["salvage", "salvage_stream", "execute", "format_result"];
+pub const OPS: [&str; 5] = [
+    "salvage",
+    "salvage_stream",
+    "execute",
+    "format_result",
+    "turn",
+];
 
 /// Runs `op` on `input`. A malformed input is an `errored` answer.
 pub fn run(op: &str, input: &Value, profile: Profile) -> Answer {
@@ -20,6 +27,7 @@ pub fn run(op: &str, input: &Value, profile: Profile) -> Answer {
         "salvage_stream" => salvage_stream::run(input, profile),
         "execute" => execute::run(input, profile),
         "format_result" => format_result::run(input, profile),
+        "turn" => turn::run(input, profile),
         other => Err(format!("unknown op {other:?}")),
     };
     match result {

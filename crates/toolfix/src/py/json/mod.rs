@@ -84,6 +84,23 @@ impl From<DecodeError> for PyException {
 }
 
 impl DecodeError {
+    /// Whether the decode of a text `len` bytes long may have failed only because the
+    /// text ended there, so that more text could decode: an unterminated string, or a
+    /// syntax error within the last few bytes (a literal, number or `\u` escape cut
+    /// short: `tru`, `1.`, `-Infin`, `"\u00`). Too deep and too long stay errors
+    /// whatever follows.
+    pub fn may_be_cut_short(&self, len: usize) -> bool {
+        /// Longer than any literal (`-Infinity`), number tail (`1e+`) or escape (`\uXXXX`)
+        /// that a continuation could still complete.
+        const SHORT: usize = 12;
+        match self {
+            DecodeError::Syntax { msg, pos } => {
+                msg.starts_with("Unterminated string") || pos + SHORT >= len
+            }
+            _ => false,
+        }
+    }
+
     /// What Python prints for the exception: class name, colon, message. A
     /// `JSONDecodeError` is given without CPython's `: line L column C (char N)` suffix.
     pub fn python_message(&self) -> String {

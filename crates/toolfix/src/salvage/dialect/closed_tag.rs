@@ -43,7 +43,8 @@ pub struct TagMatch {
 }
 
 /// Every match, in order, as `finditer` yields them.
-pub fn find_all(text: &[u8], syntax: &TagSyntax) -> Vec<TagMatch> {
+pub fn find_all(payloads: &Payloads<'_>, syntax: &TagSyntax) -> Vec<TagMatch> {
+    let text = payloads.text();
     let mut matches = Vec::new();
     let mut closers: Option<Vec<(usize, usize)>> = None;
     let mut resume = 0;
@@ -55,12 +56,17 @@ pub fn find_all(text: &[u8], syntax: &TagSyntax) -> Vec<TagMatch> {
             continue;
         };
         let brace = skip_space(text, open_end);
+        if brace == text.len() {
+            payloads.reaches_end(start);
+        }
         if text.get(brace) != Some(&b'{') {
             continue;
         }
         let closers = closers.get_or_insert_with(|| find_closers(text, syntax));
         let first = closers.partition_point(|&(close_brace, _)| close_brace <= brace);
         let Some(&(close_brace, end)) = closers.get(first) else {
+            // A streamed reply may still close it (and then none after it can match first).
+            payloads.reaches_end(start);
             break;
         };
         matches.push(TagMatch {
@@ -81,7 +87,7 @@ pub fn scan_named_payloads(
     dialect: Dialect,
     out: &mut Vec<Candidate>,
 ) -> Result<(), SalvageError> {
-    for m in find_all(payloads.text(), syntax) {
+    for m in find_all(payloads, syntax) {
         let found = payloads
             .loads(m.json)?
             .and_then(|data| payloads.name_and_args(data));

@@ -5,49 +5,77 @@
 //! * V3.1: `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`;
 //! * V3.2 (DSML): `<｜DSML｜function_calls>` holding `<｜DSML｜invoke name="NAME">` with
 //!   `<｜DSML｜parameter name="KEY" string="true|false">VALUE</｜DSML｜parameter>` (read by
-//!   `invoke`).
+//!   `invoke`), written after the reply's text with no other token around it.
 //!
-//! Calls are wrapped in `<｜tool▁calls▁begin｜>` … `<｜tool▁calls▁end｜>`; each call is
-//! read from its own begin and end tokens. The fence inside a V3 call is the format's,
-//! not an example: a call block that starts outside every fence is never masked.
+//! V3 and V3.1 wrap their calls in `<｜tool▁calls▁begin｜>` … `<｜tool▁calls▁end｜>`; each
+//! call is read from its own begin token: its name (no newline or `<` in it), the JSON
+//! object of its arguments read whole, and then its end token. Reading the JSON first
+//! means an end token inside a JSON string is part of the string. The fence inside a V3
+//! call is the format's, not an example: a call that starts outside every fence is never
+//! masked. A call whose parts are not all there is malformed: no call, and its span stays
+//! reserved up to the next end token (or the end of the reply).
 
 use super::super::payload::Payloads;
 use super::super::span::{Candidate, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::invoke::{self, Syntax};
-use super::token::{Block, Blocks, any, trimmed};
+use super::token::at;
+use super::xml_value::{Finder, ValueSyntax, tag_at};
 use crate::py::PyStr;
 
 const BEGIN: &str = "<｜tool▁call▁begin｜>";
 const END: &str = "<｜tool▁call▁end｜>";
 const SEP: &str = "<｜tool▁sep｜>";
-const FENCE_OPEN: &[u8] = b"```json";
-const FENCE_CLOSE: &[u8] = b"```";
+const FENCE: &[u8] = b"```";
+
+const DSML_INVOKE: &str = "<｜DSML｜invoke";
+const DSML_INVOKE_CLOSE: &str = "</｜DSML｜invoke>";
+const DSML_PARAMETER: &str = "<｜DSML｜parameter";
+const DSML_PARAMETER_CLOSE: &str = "</｜DSML｜parameter>";
 
 const DSML: Syntax = Syntax {
     section: (
         "<｜DSML｜function_calls>".as_bytes(),
         "</｜DSML｜function_calls>".as_bytes(),
     ),
-    invoke: ("<｜DSML｜invoke".as_bytes(), "</｜DSML｜invoke>".as_bytes()),
-    parameter: (
-        "<｜DSML｜parameter".as_bytes(),
-        "</｜DSML｜parameter>".as_bytes(),
-    ),
+    invoke: (DSML_INVOKE.as_bytes(), DSML_INVOKE_CLOSE.as_bytes()),
+    parameter: (DSML_PARAMETER.as_bytes(), DSML_PARAMETER_CLOSE.as_bytes()),
+    values: ValueSyntax {
+        open: DSML_PARAMETER.as_bytes(),
+        close: DSML_PARAMETER_CLOSE.as_bytes(),
+        is_open_tag: |text, i| tag_at(text, i, DSML_PARAMETER.as_bytes()),
+        follows: |text, i| {
+            tag_at(text, i, DSML_PARAMETER.as_bytes())
+                || at(text, i, DSML_INVOKE_CLOSE.as_bytes()).is_some()
+        },
+        outer_open: DSML_INVOKE.as_bytes(),
+        is_outer_open_tag: |text, i| tag_at(text, i, DSML_INVOKE.as_bytes()),
+        outer_close: DSML_INVOKE_CLOSE.as_bytes(),
+    },
     dialect: Dialect::DeepSeek,
 };
 
 /// Adds a candidate for every call block and every DSML invoke.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
-    for block in Blocks::new(payloads.text(), BEGIN.as_bytes(), END.as_bytes(), any) {
-        let found = if block.closed {
-            call(payloads, &block)
-        } else {
-            None
+    let text = payloads.text();
+    let mut ends = Finder::new(text, END.as_bytes());
+    let mut resume = 0;
+    for begin in memchr::memmem::find_iter(text, BEGIN.as_bytes()) {
+        if begin < resume {
+            continue;
+        }
+        let body = begin + BEGIN.len();
+        let (end, found) = match call(payloads, body) {
+            Some((end, found)) => (end, found),
+            None => (
+                ends.at_or_after(body).map_or(text.len(), |e| e + END.len()),
+                None,
+            ),
         };
+        resume = end;
         out.push(Candidate {
-            span: block.span,
+            span: begin..end,
             dialect: Dialect::DeepSeek,
             found,
         });
@@ -55,33 +83,88 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
     invoke::scan(payloads, &DSML, out);
 }
 
-/// The call a closed block holds: `TYPE<｜tool▁sep｜>NAME ```json … ``` ` (V3, R1) or
-/// `NAME<｜tool▁sep｜>{…}` (V3.1).
-fn call(payloads: &Payloads<'_>, block: &Block) -> Option<Found> {
+/// The well-formed call whose body starts at `body`: where it ends (after its end
+/// token), and the call when the name was offered and the arguments are an object.
+fn call(payloads: &Payloads<'_>, body: usize) -> Option<(usize, Option<Found>)> {
     let text = payloads.text();
-    let body = &text[block.body.clone()];
-    let sep = memchr::memmem::find(body, SEP.as_bytes())?;
-    let head = body[..sep].trim_ascii();
-    let rest = block.body.start + sep + SEP.len();
+    let head_end = body + line_len(&text[body..]);
+    let sep_end = at(text, head_end, SEP.as_bytes())?;
+    let head = text[body..head_end].trim_ascii();
     if head == b"function" {
-        let line = memchr::memchr(b'\n', &text[rest..block.body.end])?;
-        let name = text[rest..rest + line].trim_ascii();
-        let json = fenced_json(text, rest + line, block.body.end)?;
-        payloads.named_object(name_of(name)?, json).ok().flatten()
-    } else {
-        let args = trimmed(text, rest..block.body.end);
-        payloads.named_object(name_of(head)?, args).ok().flatten()
+        let name_end = sep_end + line_len(&text[sep_end..]);
+        let fenced = fenced_args(payloads, name_end)
+            .map(|(args, end)| (&text[sep_end..name_end], args, end));
+        if let Some((name, args, end)) = fenced {
+            return Some((end, named(payloads, name, args)));
+        }
     }
+    let (args, json_end) = payloads.value_at(skip_space(text, sep_end))?;
+    let end = at(text, skip_space(text, json_end), END.as_bytes())?;
+    Some((end, named(payloads, head, args)))
 }
 
-/// The JSON between ```` ```json ```` and the last ```` ``` ```` before `end`.
-fn fenced_json(text: &[u8], from: usize, end: usize) -> Option<std::ops::Range<usize>> {
-    let open = skip_space(text, from);
-    let json_start = super::token::at(text, open, FENCE_OPEN)?;
-    let close = json_start + memchr::memmem::rfind(&text[json_start..end], FENCE_CLOSE)?;
-    Some(trimmed(text, json_start..close))
+/// The V3 arguments after the name's line, from `from`: ```` ```json ````, the JSON
+/// object, ```` ``` ````, the end token. Returns the arguments and the end of the token.
+fn fenced_args(payloads: &Payloads<'_>, from: usize) -> Option<(crate::py::Value, usize)> {
+    let text = payloads.text();
+    let fence = at(text, skip_space(text, from), FENCE)?;
+    let json = at(text, fence, b"json").unwrap_or(fence);
+    let (args, json_end) = payloads.value_at(skip_space(text, json))?;
+    let close = at(text, skip_space(text, json_end), FENCE)?;
+    let end = at(text, skip_space(text, close), END.as_bytes())?;
+    Some((args, end))
 }
 
-fn name_of(name: &[u8]) -> Option<PyStr> {
-    (!name.is_empty()).then(|| PyStr::from_generalized_utf8(name))
+/// The length of the line at the start of `text` up to a newline or `<` (a name, or the
+/// `function` type).
+fn line_len(text: &[u8]) -> usize {
+    memchr::memchr2(b'\n', b'<', text).unwrap_or(text.len())
+}
+
+/// The call `name` with `args`, when the name (trimmed) is not empty and was offered and
+/// the arguments are a JSON object.
+fn named(payloads: &Payloads<'_>, name: &[u8], args: crate::py::Value) -> Option<Found> {
+    let name = PyStr::from_generalized_utf8(name.trim_ascii());
+    (!name.is_empty() && matches!(args, crate::py::Value::Dict(_)) && payloads.allows(&name))
+        .then_some(Found { name, args })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::{Allowlist, fence::Masked};
+    use super::*;
+    use crate::profile::Profile;
+
+    fn calls(text: &str) -> Vec<(std::ops::Range<usize>, Option<String>)> {
+        let masked = Masked::with_ranges(text.as_bytes(), Vec::new());
+        let tools = Allowlist::new(["get_weather", "function"]);
+        let payloads = Payloads::new(&masked, &tools, Profile::Strict);
+        let mut out = Vec::new();
+        scan(&payloads, &mut out);
+        out.into_iter()
+            .map(|c| (c.span, c.found.map(|f| format!("{} {:?}", f.name, f.args))))
+            .collect()
+    }
+
+    #[test]
+    fn an_end_token_inside_a_json_string_is_part_of_it() {
+        let text = "<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"<｜tool▁call▁end｜>\"}\
+                    <｜tool▁call▁end｜>";
+        let found = calls(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, 0..text.len());
+        assert!(found[0].1.is_some());
+    }
+
+    #[test]
+    fn a_tool_named_function_in_the_short_form() {
+        let text = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>{\"a\": 1}<｜tool▁call▁end｜>";
+        assert!(calls(text)[0].1.as_deref().unwrap().starts_with("function"));
+    }
+
+    #[test]
+    fn many_begin_tokens_without_an_end_take_one_pass() {
+        let text = "<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"a\": [".repeat(30_000);
+        assert_eq!(calls(&text), [(0..text.len(), None)]);
+    }
 }

@@ -31,7 +31,7 @@ fn open_tag(text: &[u8], i: usize) -> Opened {
 
 /// Adds a candidate for every `<function=…>` block.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
-    for m in find_all(payloads.text(), &SYNTAX) {
+    for m in find_all(payloads, &SYNTAX) {
         let Some(name_range) = m.name else {
             continue;
         };

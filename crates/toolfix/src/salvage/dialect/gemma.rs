@@ -9,11 +9,18 @@
 //! Keys are bare words or JSON strings; values are escaped strings, JSON strings, numbers,
 //! `true`, `false`, `null`, and objects and lists of those. Nothing in an escaped string
 //! is an escape sequence: it is the text as written. Arguments that do not read whole
-//! make no call, and the block stays reserved.
+//! make no call, and the block stays reserved; a block whose closing token never comes
+//! reserves the rest of the reply. A closing token inside a string argument does not end
+//! the call (`call`). Bare words are not values: engines that read `label:pasta` as a
+//! string guess, and salvage does not (`docs/dialects/gemma.md`).
 //!
 //! Gemma 3, which has no call tokens and is usually prompted to write calls in a
 //! ```` ```tool_code ```` fence, is not a dialect here: a fenced call is an example
 //! (`docs/guarantees.md` G1), and a runtime serving Gemma 3 reads its calls natively.
+
+use std::ops::Range;
+
+use memchr::memmem;
 
 use super::super::payload::Payloads;
 use super::super::span::{Candidate, Found};
@@ -45,15 +52,16 @@ const GEMMA_4: Tokens = Tokens {
 
 /// Adds a candidate for every call block of either generation.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
+    let text = payloads.text();
     for tokens in [&FUNCTION_GEMMA, &GEMMA_4] {
-        for block in Blocks::new(payloads.text(), tokens.open, tokens.close, any) {
-            let found = if block.closed {
+        for block in Blocks::new(text, tokens.open, tokens.close, any) {
+            let (span, found) = if block.closed {
                 call(payloads, &block, tokens)
             } else {
-                None
+                (block.span, None)
             };
             out.push(Candidate {
-                span: block.span,
+                span,
                 dialect: Dialect::Gemma,
                 found,
             });
@@ -61,25 +69,54 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
     }
 }
 
-/// `call:NAME{…}`, the whole body of a closed block.
-fn call(payloads: &Payloads<'_>, block: &Block, tokens: &Tokens) -> Option<Found> {
+/// The span and call of a closed block: `call:NAME{…}` as its whole body, or, when the
+/// closing token is inside a string argument, read past it up to the closing token after
+/// the arguments, no further than the next opening token (which bounds every such read,
+/// so the scan stays linear).
+fn call(payloads: &Payloads<'_>, block: &Block, tokens: &Tokens) -> (Range<usize>, Option<Found>) {
     let text = payloads.text();
-    let name_start = at(text, skip_space(text, block.body.start), b"call:")?;
-    let brace = name_start + memchr::memchr(b'{', &text[name_start..block.body.end])?;
+    let allowed =
+        |(name, args): (PyStr, Value)| payloads.allows(&name).then_some(Found { name, args });
+    if let Some((call, end)) = read(text, block.body.start, block.body.end, tokens) {
+        let whole = skip_space(text, end) == block.body.end;
+        return (block.span.clone(), call.filter(|_| whole).and_then(allowed));
+    }
+    let bound = memmem::find(&text[block.span.end..], tokens.open)
+        .map_or(text.len(), |i| block.span.end + i);
+    match read(text, block.body.start, bound, tokens) {
+        Some((Some(call), end)) if end > block.body.end => {
+            match at(&text[..bound], skip_space(text, end), tokens.close) {
+                Some(close) => (block.span.start..close, allowed(call)),
+                None => (block.span.clone(), None),
+            }
+        }
+        _ => (block.span.clone(), None),
+    }
+}
+
+/// `call:NAME{…}` at `from` (after whitespace), read from `text` up to `limit`: the name
+/// and the arguments when they read as an object (`None` when they do not), and where
+/// the arguments end. `None` when nothing there starts a call.
+#[allow(clippy::type_complexity)]
+fn read(
+    text: &[u8],
+    from: usize,
+    limit: usize,
+    tokens: &Tokens,
+) -> Option<(Option<(PyStr, Value)>, usize)> {
+    let name_start = at(&text[..limit], skip_space(text, from), b"call:")?;
+    let brace = name_start + memchr::memchr(b'{', &text[name_start..limit])?;
     let name = text[name_start..brace].trim_ascii();
     if name.is_empty() {
         return None;
     }
     let reader = Reader {
-        text: &text[..block.body.end],
+        text: &text[..limit],
         quote: tokens.quote,
     };
     let (args, end) = reader.value(brace, 0)?;
-    if skip_space(text, end) != block.body.end || !matches!(args, Value::Dict(_)) {
-        return None;
-    }
-    let name = PyStr::from_generalized_utf8(name);
-    payloads.allows(&name).then_some(Found { name, args })
+    let call = matches!(args, Value::Dict(_)).then(|| (PyStr::from_generalized_utf8(name), args));
+    Some((call, end))
 }
 
 /// Reads Gemma's argument syntax out of `text`.
@@ -181,5 +218,66 @@ impl Reader<'_> {
         json::raw_decode(self.text, i, limits)
             .ok()
             .filter(|(v, _)| !matches!(v, Value::Dict(_) | Value::List(_)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::{Allowlist, Request, salvage};
+    use crate::{Adapter, Profile};
+
+    fn calls(text: &str, tools: &[&str]) -> Vec<(String, String)> {
+        let tools = Allowlist::new(tools.iter().copied());
+        let request = Request::new(text, &tools)
+            .adapter(Adapter::Local)
+            .profile(Profile::Strict);
+        salvage(&request)
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c.name_str().unwrap().to_owned(),
+                    c.arguments().as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_closing_token_inside_a_string_does_not_end_the_call() {
+        let text =
+            "<|tool_call>call:note{text:<|\"|>ends with <tool_call|> here<|\"|>}<tool_call|>";
+        assert_eq!(
+            calls(text, &["note"]),
+            [(
+                "note".into(),
+                r#"{"text": "ends with <tool_call|> here"}"#.into()
+            )]
+        );
+        let text = "<start_function_call>call:note{text:<escape><end_function_call><escape>}<end_function_call>";
+        assert_eq!(
+            calls(text, &["note"]),
+            [("note".into(), r#"{"text": "<end_function_call>"}"#.into())]
+        );
+    }
+
+    #[test]
+    fn a_read_past_the_closing_token_stops_at_the_next_call() {
+        let text = concat!(
+            "<|tool_call>call:note{text:<|\"|>a<tool_call|>",
+            "<|tool_call>call:note{text:<|\"|>b<|\"|>}<tool_call|>",
+        );
+        assert_eq!(
+            calls(text, &["note"]),
+            [("note".into(), r#"{"text": "b"}"#.into())]
+        );
+    }
+
+    #[test]
+    fn many_blocks_whose_strings_never_close_stay_linear() {
+        let text = "<|tool_call>call:f{a:<|\"|>x<tool_call|>".repeat(10_000);
+        let start = std::time::Instant::now();
+        assert!(calls(&text, &["f"]).is_empty());
+        assert!(start.elapsed().as_secs() < 5);
     }
 }

@@ -8,16 +8,28 @@
 //! ```
 //!
 //! (4.7 writes the same without newlines.) The name is the text after `<tool_call>` up to
-//! the first `<arg_key>` or `</tool_call>`, trimmed, and only name characters; each key is followed, after
-//! whitespace, by its value. Values are text, typed by the tool's JSON schema (`schema`).
+//! the first `<arg_key>` or `</tool_call>`, trimmed, and only name characters; each key
+//! is followed, after whitespace, by its value. A value ends where `xml_value` says (a
+//! closing tag inside code or inside an example call is part of it) and is kept exactly.
+//!
+//! The template writes a string value as it is and any other value as JSON, so a value
+//! is typed by the tool's JSON schema when the schema describes it, and otherwise read as
+//! JSON when the whole value is a JSON object, array, number, boolean or null, as vLLM,
+//! SGLang and llama.cpp read it (`schema::Written::TextOrJson`).
+//!
 //! A block that shares the `<tool_call>` tag with another dialect is not this one: a JSON
-//! body (`{`) is Hermes' `tool_call`, a `<function=` body is `qwen_xml`.
+//! body (`{`) is Hermes' `tool_call`, a `<function=` body is `qwen_xml`. A block that
+//! holds anything else between its pairs (a missing `</arg_value>`, text) is malformed,
+//! and one cut off is unclosed: no call, and the span stays reserved, to its
+//! `</tool_call>` or to the end of the reply.
 
 use super::super::payload::Payloads;
+use super::super::schema::Written;
 use super::super::span::{Candidate, Found};
 use super::super::text::skip_space;
 use super::Dialect;
-use super::token::{Block, Blocks, after_space, at};
+use super::token::{after_space, at};
+use super::xml_value::{End, Finder, ValueSyntax, Values};
 use crate::py::PyStr;
 
 const OPEN: &[u8] = b"<tool_call>";
@@ -29,76 +41,150 @@ const VALUE_CLOSE: &[u8] = b"</arg_value>";
 /// The longest name read: longer is prose, not a call.
 const MAX_NAME: usize = 256;
 
+/// GLM's values: `<arg_value>` … `</arg_value>`, then the next key or `</tool_call>`.
+const VALUES: ValueSyntax = ValueSyntax {
+    open: VALUE,
+    close: VALUE_CLOSE,
+    is_open_tag: |_, _| true,
+    follows: |text, i| at(text, i, KEY).is_some() || at(text, i, CLOSE).is_some(),
+    outer_open: OPEN,
+    is_outer_open_tag: |_, _| true,
+    outer_close: CLOSE,
+};
+
 /// Adds a candidate for every GLM `<tool_call>` block.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
-    for block in Blocks::new(payloads.text(), OPEN, CLOSE, is_glm_call) {
-        let found = if block.closed {
-            call(payloads, &block)
-        } else {
-            None
+    let text = payloads.text();
+    let mut values = Values::new(text, &VALUES);
+    let mut closes = Finder::new(text, CLOSE);
+    let mut resume = 0;
+    for open in memchr::memmem::find_iter(text, OPEN) {
+        if open < resume {
+            continue;
+        }
+        let Some(name) = name_of(text, open + OPEN.len()) else {
+            continue;
         };
+        let (end, found) = match block(payloads, &mut values, name) {
+            Ok((end, found)) => (end, found),
+            Err(Rejected::At(from)) => (
+                closes
+                    .at_or_after(from)
+                    .map_or(text.len(), |c| c + CLOSE.len()),
+                None,
+            ),
+            Err(Rejected::Ending(end)) => (end, None),
+        };
+        resume = end;
         out.push(Candidate {
-            span: block.span,
+            span: open..end,
             dialect: Dialect::Glm,
             found,
         });
     }
 }
 
-/// Whether the `<tool_call>` whose body starts at `at` is a GLM call: a name of at most
-/// `MAX_NAME` name characters (letters, digits, `_`, `-`, `.`, `:`, any non-ASCII), then
-/// whitespace and `<arg_key>` or `</tool_call>`. A JSON body (`{`), a tag or a fence is
-/// another dialect's, or text.
-fn is_glm_call(text: &[u8], at: usize) -> bool {
-    let start = skip_space(text, at);
+/// The name of the GLM call whose body starts at `body`: at most `MAX_NAME` name
+/// characters (letters, digits, `_`, `-`, `.`, `:`, any non-ASCII) after whitespace,
+/// then whitespace and `<arg_key>` or `</tool_call>`. A JSON body (`{`), a tag or a
+/// fence is another dialect's, or text.
+fn name_of(text: &[u8], body: usize) -> Option<std::ops::Range<usize>> {
+    let start = skip_space(text, body);
     let len = text[start..]
         .iter()
         .take(MAX_NAME + 1)
         .take_while(|&&b| b.is_ascii_alphanumeric() || b"_-.:".contains(&b) || b >= 0x80)
         .count();
-    (1..=MAX_NAME).contains(&len)
+    ((1..=MAX_NAME).contains(&len)
         && (after_space(text, start + len, KEY).is_some()
-            || after_space(text, start + len, CLOSE).is_some())
+            || after_space(text, start + len, CLOSE).is_some()))
+    .then_some(start..start + len)
 }
 
-/// The call a closed block holds.
-fn call(payloads: &Payloads<'_>, block: &Block) -> Option<Found> {
+/// Why a block makes no call.
+enum Rejected {
+    /// Something other than a key or `</tool_call>` at the offset.
+    At(usize),
+    /// A malformed block whose span ends at the offset (after its `</tool_call>`, or at
+    /// the end of a reply cut off inside a value).
+    Ending(usize),
+}
+
+/// The end of the block named at `name` and its call (when the name was offered).
+fn block(
+    payloads: &Payloads<'_>,
+    values: &mut Values<'_>,
+    name: std::ops::Range<usize>,
+) -> Result<(usize, Option<Found>), Rejected> {
     let text = payloads.text();
-    let body = &text[block.body.clone()];
-    let name_end = memchr::memmem::find(body, KEY).unwrap_or(body.len());
-    let name = body[..name_end].trim_ascii();
-    if name.is_empty() || name.contains(&b'\n') {
-        return None;
-    }
     let mut pairs = Vec::new();
-    let mut i = block.body.start + name_end;
-    while i < block.body.end {
-        let (key, after_key) = element(text, i, KEY, KEY_CLOSE, block.body.end)?;
-        let (value, after_value) = element(
-            text,
-            skip_space(text, after_key),
-            VALUE,
-            VALUE_CLOSE,
-            block.body.end,
-        )?;
+    let mut i = skip_space(text, name.end);
+    loop {
+        if let Some(end) = at(text, i, CLOSE) {
+            let name = PyStr::from_generalized_utf8(&text[name]);
+            return Ok((end, payloads.typed_call(name, pairs)));
+        }
+        let key = at(text, i, KEY).ok_or(Rejected::At(i))?;
+        let key_end =
+            key + memchr::memchr(b'<', &text[key..]).ok_or(Rejected::Ending(text.len()))?;
+        let value = at(text, key_end, KEY_CLOSE)
+            .and_then(|k| after_space(text, k, VALUE))
+            .ok_or(Rejected::At(key_end))?;
+        let close = match values.end(value) {
+            End::Value(close) => close,
+            End::Outer(close) => return Err(Rejected::Ending(close + CLOSE.len())),
+            End::Never => return Err(Rejected::Ending(text.len())),
+        };
         pairs.push((
-            PyStr::from_generalized_utf8(key.trim_ascii()),
-            PyStr::from_generalized_utf8(value).into(),
+            PyStr::from_generalized_utf8(text[key..key_end].trim_ascii()),
+            Written::TextOrJson(PyStr::from_generalized_utf8(&text[value..close])),
         ));
-        i = skip_space(text, after_value);
+        i = skip_space(text, close + VALUE_CLOSE.len());
     }
-    payloads.typed_call(PyStr::from_generalized_utf8(name), pairs)
 }
 
-/// `OPEN text CLOSE` at `i` (before `limit`): the text and the end of `CLOSE`.
-fn element<'t>(
-    text: &'t [u8],
-    i: usize,
-    open: &[u8],
-    close: &[u8],
-    limit: usize,
-) -> Option<(&'t [u8], usize)> {
-    let start = at(text, i, open).or_else(|| after_space(text, i, open))?;
-    let end = start + memchr::memmem::find(&text[start..limit], close)?;
-    Some((&text[start..end], end + close.len()))
+#[cfg(test)]
+mod tests {
+    use super::super::super::{Allowlist, fence::Masked};
+    use super::*;
+    use crate::profile::Profile;
+
+    fn calls(text: &str) -> Vec<(std::ops::Range<usize>, Option<String>)> {
+        let masked = Masked::with_ranges(text.as_bytes(), Vec::new());
+        let tools = Allowlist::new(["write_file", "get_weather"]);
+        let payloads = Payloads::new(&masked, &tools, Profile::Strict);
+        let mut out = Vec::new();
+        scan(&payloads, &mut out);
+        out.into_iter()
+            .map(|c| (c.span, c.found.map(|f| format!("{} {:?}", f.name, f.args))))
+            .collect()
+    }
+
+    #[test]
+    fn an_example_call_inside_a_value_stays_in_it() {
+        let text = "<tool_call>write_file\n<arg_key>content</arg_key>\n<arg_value>\
+                    <tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\n\
+                    </tool_call></arg_value>\n</tool_call>";
+        let found = calls(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, 0..text.len());
+        assert!(found[0].1.as_deref().unwrap().contains("Oslo"));
+    }
+
+    #[test]
+    fn a_missing_value_closer_rejects_that_call_only() {
+        let first =
+            "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Oslo\n</tool_call>";
+        let text = format!("{first}\n<tool_call>get_weather\n</tool_call>");
+        let found = calls(&text);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0], (0..first.len(), None));
+        assert!(found[1].1.is_some());
+    }
+
+    #[test]
+    fn many_openers_without_a_closer_take_one_pass() {
+        let text = "<tool_call>get_weather\n<arg_key>city</arg_key><arg_value>".repeat(30_000);
+        assert_eq!(calls(&text), [(0..text.len(), None)]);
+    }
 }

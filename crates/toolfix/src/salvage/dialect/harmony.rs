@@ -1,33 +1,46 @@
-//! gpt-oss Harmony: a message on the `commentary` channel addressed to a function,
+//! gpt-oss Harmony: a message addressed to a function,
 //! `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`, with
 //! the recipient in the channel header or in the role header
 //! (`<|start|>assistant to=functions.NAME<|channel|>commentary json<|message|>…`), as the
-//! Harmony format and gpt-oss's chat template write it.
+//! Harmony format and gpt-oss's chat template write it (`docs/dialects/harmony.md`).
 //!
-//! The body is a JSON object ending at `<|call|>`, `<|end|>`, `<|return|>`, the next
-//! `<|start|>`, or the end of the reply (a reply cut right after a complete object is
-//! still that call). The `analysis` channel is reasoning, masked before any dialect scans
-//! (`reasoning`). Only recipients in the `functions` namespace are calls to offered
-//! tools; Harmony's built-in tools (`browser.search`, `python`) are not.
+//! A message's content runs from `<|message|>` to the first `<|call|>`, `<|end|>` or
+//! `<|return|>`, or to the end of the reply: engines strip the `<|call|>` stop token, so
+//! a reply commonly ends right after the JSON. That is how the `openai-harmony` package
+//! splits messages, and why an end token inside a string argument ends the message. The
+//! body of a call is one JSON object, then only whitespace, then the end token, the next
+//! `<|start|>`, or the end of the reply.
+//!
+//! Only recipients in the `functions` namespace are calls to offered tools, on whichever
+//! channel (engines read `analysis to=functions.NAME` as a call too). A message to any
+//! other recipient (Harmony's built-in `browser.*` and `python`, or `assistant` in a tool
+//! result) makes no call, and neither does a function message whose body does not read
+//! whole; both reserve the message up to its end, so nothing written inside them runs.
+//! The `analysis` channel without a recipient is reasoning, masked before any dialect
+//! scans (`reasoning`).
 
 use std::ops::Range;
 
-use memchr::memmem;
+use memchr::memmem::{self, FindIter};
 
 use super::super::payload::Payloads;
 use super::super::span::{Candidate, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::at;
+use crate::profile::JsonSite;
+use crate::py::json;
 use crate::py::{PyStr, Value};
 
 const MESSAGE: &[u8] = b"<|message|>";
 const START: &[u8] = b"<|start|>";
-const RECIPIENT: &[u8] = b"to=functions.";
+const CHANNEL: &[u8] = b"<|channel|>";
+const RECIPIENT: &[u8] = b"to=";
+const FUNCTIONS: &[u8] = b"functions.";
 /// How far before `<|message|>` its header is looked for: headers are a few dozen bytes.
 const HEADER: usize = 256;
-/// The tokens that end a message, or start the next one.
-const ENDS: [&[u8]; 4] = [b"<|call|>", b"<|end|>", b"<|return|>", b"<|start|>"];
+/// The tokens that end a message.
+const ENDS: [&[u8]; 3] = [b"<|call|>", b"<|end|>", b"<|return|>"];
 /// The tokens a header starts after.
 const HEADER_STARTS: [&[u8]; 5] = [
     b"<|start|>",
@@ -37,29 +50,39 @@ const HEADER_STARTS: [&[u8]; 5] = [
     b"<|message|>",
 ];
 
-/// Adds a candidate for every message addressed to a function.
+/// Whom a message is addressed to.
+enum Recipient {
+    /// `to=functions.NAME`: a call of `NAME`.
+    Function(PyStr),
+    /// Any other recipient: a built-in tool, or `assistant` in a tool result.
+    Other,
+}
+
+/// Adds a candidate for every message with a recipient.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
     let text = payloads.text();
+    let mut ends = MessageEnds::new(text);
     let mut resume = 0;
     for message in memmem::find_iter(text, MESSAGE) {
         if message < resume {
             continue;
         }
+        let content = message + MESSAGE.len();
         let header = header(text, resume.max(message.saturating_sub(HEADER)), message);
-        let Some((start, name)) = recipient(text, header.clone()) else {
+        let Some((start, recipient)) = recipient(text, header.clone()) else {
             continue;
         };
         // A message begins at its `<|start|>` when the header follows one.
         let start = text[..header.start]
             .strip_suffix(START)
             .map_or(start, <[u8]>::len);
-        let body = skip_space(text, message + MESSAGE.len());
-        let (end, found) = match payloads.value_at(body) {
-            Some((args @ Value::Dict(_), json_end)) => match ended(text, json_end) {
-                Some(end) => (end, payloads.allows(&name).then_some(Found { name, args })),
-                None => (json_end, None),
+        let (content_end, message_end) = ends.first_from(content);
+        let (end, found) = match recipient {
+            Recipient::Function(name) => match body(payloads, content..content_end) {
+                Some((args, end)) => (end, payloads.allows(&name).then_some(Found { name, args })),
+                None => (message_end, None),
             },
-            _ => (body, None),
+            Recipient::Other => (message_end, None),
         };
         out.push(Candidate {
             span: start..end,
@@ -68,6 +91,28 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         });
         resume = end;
     }
+}
+
+/// The arguments of a function message whose content is `content`, and where the call
+/// ends: a JSON object, then only whitespace up to an end token (included), the next
+/// `<|start|>` (excluded), or the end of the reply.
+fn body(payloads: &Payloads<'_>, content: Range<usize>) -> Option<(Value, usize)> {
+    let text = payloads.text();
+    let limits = payloads.profile().json_limits(JsonSite::OpenEnded);
+    let json_start = skip_space(text, content.start);
+    let (args, json_end) = json::raw_decode(&text[..content.end], json_start, limits).ok()?;
+    if !matches!(args, Value::Dict(_)) {
+        return None;
+    }
+    let after = skip_space(text, json_end);
+    if after == text.len() {
+        return Some((args, json_end));
+    }
+    if text[after..].starts_with(START) {
+        return Some((args, after));
+    }
+    let end = ENDS.iter().find_map(|t| at(text, after, t))?;
+    Some((args, end))
 }
 
 /// The header of the message whose `<|message|>` is at `message`: from the last token a
@@ -82,41 +127,157 @@ fn header(text: &[u8], floor: usize, message: usize) -> Range<usize> {
     start..message
 }
 
-/// Where the header's call starts (its `<|start|>`/`<|channel|>`, else its recipient)
-/// and the function it is addressed to.
-fn recipient(text: &[u8], header: Range<usize>) -> Option<(usize, PyStr)> {
+/// Where the header's message starts (its `<|start|>`/`<|channel|>`, else its recipient)
+/// and whom it is addressed to. A recipient is the last `to=` of the header that starts it
+/// or follows whitespace or a token; one outside the `functions` namespace counts only
+/// where a Harmony header puts it (`in_header`), so prose that says `to=` is never one.
+fn recipient(text: &[u8], header: Range<usize>) -> Option<(usize, Recipient)> {
     let window = &text[header.clone()];
-    let to = memmem::rfind(window, RECIPIENT)?;
-    let name_start = to + RECIPIENT.len();
-    let name_len = window[name_start..]
+    let to = memmem::rfind_iter(window, RECIPIENT)
+        .find(|&i| i == 0 || window[i - 1].is_ascii_whitespace() || window[i - 1] == b'>')?;
+    let target_start = to + RECIPIENT.len();
+    let target_len = window[target_start..]
         .iter()
         .take_while(|&&b| !b.is_ascii_whitespace() && b != b'<')
         .count();
-    if name_len == 0 {
-        return None;
-    }
-    let name = PyStr::from_generalized_utf8(&window[name_start..name_start + name_len]);
-    let opening = [b"<|start|>".as_slice(), b"<|channel|>"]
+    let target = &window[target_start..target_start + target_len];
+    let recipient = match target.strip_prefix(FUNCTIONS) {
+        Some(name) if !name.is_empty() => Recipient::Function(PyStr::from_generalized_utf8(name)),
+        _ if target.is_empty() || !in_header(window, to) => return None,
+        _ => Recipient::Other,
+    };
+    let opening = [START, CHANNEL]
         .iter()
         .filter_map(|t| memmem::find(window, t))
         .min()
         .filter(|&i| i < to)
         .unwrap_or(to);
-    Some((header.start + opening, name))
+    Some((header.start + opening, recipient))
 }
 
-/// The end of the message whose body ends at `json_end`: after an end token, or the
-/// reply's end.
-fn ended(text: &[u8], json_end: usize) -> Option<usize> {
-    let after = skip_space(text, json_end);
-    if after == text.len() {
-        return Some(json_end);
-    }
-    ENDS.iter().find_map(|t| at(text, after, t)).map(|end| {
-        if text[after..].starts_with(b"<|start|>") {
-            after
-        } else {
-            end
+/// Whether the `to=` at `to` of a header `window` stands where Harmony puts a recipient:
+/// after the `<|channel|>` token, or in a header that has one, right after the role.
+fn in_header(window: &[u8], to: usize) -> bool {
+    let before = &window[..to];
+    memmem::find(before, CHANNEL).is_some()
+        || (memmem::find(&window[to..], CHANNEL).is_some()
+            && !before.trim_ascii().iter().any(u8::is_ascii_whitespace))
+}
+
+/// The first end token at or after a position, for positions given in increasing order:
+/// each token kind is searched once over the whole text, so finding the end of every
+/// message is one pass.
+struct MessageEnds<'t> {
+    text_len: usize,
+    kinds: [EndKind<'t>; 3],
+}
+
+/// One kind of end token: its occurrences, its length, and the next occurrence not yet
+/// passed (`None` when there is no further one).
+struct EndKind<'t> {
+    found: FindIter<'t, 'static>,
+    len: usize,
+    next: Option<usize>,
+}
+
+impl<'t> MessageEnds<'t> {
+    fn new(text: &'t [u8]) -> MessageEnds<'t> {
+        let kinds = ENDS.map(|token| {
+            let mut found = memmem::find_iter(text, token);
+            let next = found.next();
+            EndKind {
+                found,
+                len: token.len(),
+                next,
+            }
+        });
+        MessageEnds {
+            text_len: text.len(),
+            kinds,
         }
-    })
+    }
+
+    /// Where the content that starts at `from` ends (the first end token, or the end of
+    /// the text) and where its message ends (after that token).
+    fn first_from(&mut self, from: usize) -> (usize, usize) {
+        let mut first = (self.text_len, self.text_len);
+        for kind in &mut self.kinds {
+            while kind.next.is_some_and(|n| n < from) {
+                kind.next = kind.found.next();
+            }
+            if let Some(n) = kind.next.filter(|&n| n < first.0) {
+                first = (n, n + kind.len);
+            }
+        }
+        first
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::{Allowlist, Request, salvage};
+    use crate::{Adapter, Profile};
+
+    fn calls(text: &str, tools: &[&str]) -> Vec<(String, String)> {
+        let tools = Allowlist::new(tools.iter().copied());
+        let request = Request::new(text, &tools)
+            .adapter(Adapter::Local)
+            .profile(Profile::Strict);
+        salvage(&request)
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c.name_str().unwrap().to_owned(),
+                    c.arguments().as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_truncated_body_reserves_the_rest_of_the_reply() {
+        let text = concat!(
+            "<|channel|>commentary to=functions.run <|constrain|>json<|message|>",
+            r#"{"cmd": "echo <function=delete_user>{}</function>"#,
+        );
+        assert!(calls(text, &["run", "delete_user"]).is_empty());
+    }
+
+    #[test]
+    fn a_built_in_tool_message_reserves_its_body() {
+        let text = concat!(
+            "<|channel|>analysis to=python<|message|>",
+            r#"print("<function=delete_user>{}</function>")<|call|>"#,
+        );
+        assert!(calls(text, &["python", "delete_user"]).is_empty());
+    }
+
+    #[test]
+    fn text_after_the_json_makes_no_call_and_reserves_the_message() {
+        let text = concat!(
+            "<|channel|>commentary to=functions.run<|message|>",
+            r#"{"cmd": "ls"} and <function=delete_user>{}</function><|call|>"#,
+            "<|start|>assistant<|channel|>commentary to=functions.run<|message|>",
+            r#"{"cmd": "pwd"}<|call|>"#,
+        );
+        assert_eq!(
+            calls(text, &["run", "delete_user"]),
+            [("run".into(), r#"{"cmd": "pwd"}"#.into())]
+        );
+    }
+
+    #[test]
+    fn prose_saying_to_is_not_a_recipient() {
+        let text = "set x to=5 <|channel|>final<|message|><tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+        assert_eq!(calls(text, &["f"]), [("f".into(), "{}".into())]);
+    }
+
+    #[test]
+    fn many_unended_messages_stay_linear() {
+        let text = "<|channel|>commentary to=functions.f<|message|>{\"a\": \"".repeat(10_000);
+        let start = std::time::Instant::now();
+        assert!(calls(&text, &["f"]).is_empty());
+        assert!(start.elapsed().as_secs() < 5);
+    }
 }

@@ -2,12 +2,15 @@
 //! families share inside their own section tokens: MiniMax M2 (`<minimax:tool_call>`) and
 //! DeepSeek V3.2's DSML (`<｜DSML｜function_calls>`, every tag prefixed with `｜DSML｜`).
 //!
-//! Each invoke of a closed section is a call; its span runs from its tag to its closer
-//! (the first one's from the section's start, the last one's to the section's end). Only
-//! whitespace may separate parameters and invokes; anything else, or a missing closer,
-//! makes the section malformed: no call, and its span stays reserved. Values are text,
-//! typed by the tool's JSON schema (`schema`); DSML's `string="true"` keeps a value as
-//! text whatever the schema says, and `string="false"` reads it as JSON.
+//! Each invoke of a section is a call; its span runs from its tag to its closer (the
+//! first one's from the section's start, the last one's to the section's end). A value
+//! ends where `xml_value` says (a closing tag inside code or inside an example call is
+//! part of it) and is kept exactly. Only whitespace may separate parameters, invokes and
+//! the section's tokens; anything else, a missing closer, or a reply cut off makes the
+//! section malformed: no call, and its span stays reserved, to the section's closing
+//! token or to the end of the reply. Values are text, typed by the tool's JSON schema
+//! (`schema`); DSML's `string="true"` keeps a value as text whatever the schema says, and
+//! `string="false"` reads it as JSON (a value that is not JSON is then typed as text).
 
 use std::ops::Range;
 
@@ -18,7 +21,8 @@ use super::super::schema::Written;
 use super::super::span::{Candidate, Found};
 use super::super::text::skip_space;
 use super::Dialect;
-use super::token::{Blocks, any, at};
+use super::token::at;
+use super::xml_value::{End, Finder, ValueSyntax, Values, tag_at};
 use crate::py::PyStr;
 
 /// One family's tags.
@@ -29,86 +33,113 @@ pub struct Syntax {
     pub invoke: (&'static [u8], &'static [u8]),
     /// A parameter's tag up to its attributes (`<parameter`), and its closer.
     pub parameter: (&'static [u8], &'static [u8]),
+    /// Where the values end: the parameter tags inside the invoke tags.
+    pub values: ValueSyntax,
     /// The dialect reported.
     pub dialect: Dialect,
+}
+
+/// A call of a section: its span and what it holds.
+type Call = (Range<usize>, Option<Found>);
+
+/// Why a section makes no call.
+enum Rejected {
+    /// Something unexpected at the offset: the span ends at the next section closer.
+    At(usize),
+    /// The reply was cut off inside the section.
+    CutOff,
 }
 
 /// Adds a candidate for every invoke of every section (or one rejected candidate for a
 /// malformed section).
 pub fn scan(payloads: &Payloads<'_>, syntax: &Syntax, out: &mut Vec<Candidate>) {
     let text = payloads.text();
-    for section in Blocks::new(text, syntax.section.0, syntax.section.1, any) {
-        let invokes = if section.closed {
-            invokes(payloads, syntax, section.body.clone())
-        } else {
-            None
+    let mut values = Values::new(text, &syntax.values);
+    let mut closes = Finder::new(text, syntax.section.1);
+    let mut resume = 0;
+    for start in memmem::find_iter(text, syntax.section.0) {
+        if start < resume {
+            continue;
+        }
+        let (end, calls) = match section(payloads, syntax, &mut values, start) {
+            Ok(section) => section,
+            Err(Rejected::At(from)) => (
+                closes
+                    .at_or_after(from)
+                    .map_or(text.len(), |c| c + syntax.section.1.len()),
+                Vec::new(),
+            ),
+            Err(Rejected::CutOff) => (text.len(), Vec::new()),
         };
-        match invokes {
-            Some(calls) if !calls.is_empty() => {
-                push_calls(calls, section.span, syntax.dialect, out)
-            }
-            _ => out.push(Candidate {
-                span: section.span,
+        resume = end;
+        if calls.is_empty() {
+            out.push(Candidate {
+                span: start..end,
                 dialect: syntax.dialect,
                 found: None,
-            }),
+            });
+        } else {
+            push_calls(calls, start..end, syntax.dialect, out);
         }
     }
 }
 
-/// The invokes of a section's `body`, each with its span and call; `None` when the body
-/// is malformed.
-fn invokes(
+/// The section opened at `start`: where it ends, and its invokes.
+fn section(
     payloads: &Payloads<'_>,
     syntax: &Syntax,
-    body: Range<usize>,
-) -> Option<Vec<(Range<usize>, Option<Found>)>> {
+    values: &mut Values<'_>,
+    start: usize,
+) -> Result<(usize, Vec<Call>), Rejected> {
     let text = payloads.text();
     let mut calls = Vec::new();
-    let mut i = skip_space(text, body.start);
-    while i < body.end {
-        let (attributes, inner) = tag(text, i, syntax.invoke.0, body.end)?;
-        let close = inner + memmem::find(&text[inner..body.end], syntax.invoke.1)?;
-        let name = PyStr::from_generalized_utf8(attribute(attributes, b"name")?);
-        let pairs = parameters(payloads, syntax, inner..close)?;
-        let end = close + syntax.invoke.1.len();
+    let mut i = skip_space(text, start + syntax.section.0.len());
+    loop {
+        if let Some(end) = at(text, i, syntax.section.1) {
+            return Ok((end, calls));
+        }
+        let (attributes, mut j) = tag(text, i, syntax.invoke.0).ok_or(Rejected::At(i))?;
+        let name = attribute(attributes, b"name").ok_or(Rejected::At(i))?;
+        let mut pairs = Vec::new();
+        j = skip_space(text, j);
+        let end = loop {
+            if let Some(end) = at(text, j, syntax.invoke.1) {
+                break end;
+            }
+            let (attributes, value) = tag(text, j, syntax.parameter.0).ok_or(Rejected::At(j))?;
+            let key = attribute(attributes, b"name").ok_or(Rejected::At(j))?;
+            let close = match values.end(value) {
+                End::Value(close) => close,
+                End::Outer(close) => return Err(Rejected::At(close)),
+                End::Never => return Err(Rejected::CutOff),
+            };
+            let raw = &text[value..close];
+            let written = match attribute(attributes, b"string") {
+                Some(b"true") => Written::Text(PyStr::from_generalized_utf8(raw)),
+                Some(b"false") => match payloads.loads(value..close).ok().flatten() {
+                    Some(json) => Written::Value(json),
+                    None => Written::Untyped(PyStr::from_generalized_utf8(raw)),
+                },
+                _ => Written::Untyped(PyStr::from_generalized_utf8(raw)),
+            };
+            pairs.push((PyStr::from_generalized_utf8(key), written));
+            j = skip_space(text, close + syntax.parameter.1.len());
+        };
+        let name = PyStr::from_generalized_utf8(name);
         calls.push((i..end, payloads.typed_call(name, pairs)));
         i = skip_space(text, end);
     }
-    Some(calls)
 }
 
-/// The `(key, value)` pairs of an invoke's body; `None` when it is malformed.
-fn parameters(
-    payloads: &Payloads<'_>,
-    syntax: &Syntax,
-    body: Range<usize>,
-) -> Option<Vec<(PyStr, Written)>> {
-    let text = payloads.text();
-    let mut pairs = Vec::new();
-    let mut i = skip_space(text, body.start);
-    while i < body.end {
-        let (attributes, value_start) = tag(text, i, syntax.parameter.0, body.end)?;
-        let value_end =
-            value_start + memmem::find(&text[value_start..body.end], syntax.parameter.1)?;
-        let key = PyStr::from_generalized_utf8(attribute(attributes, b"name")?);
-        let raw = &text[value_start..value_end];
-        let value = match attribute(attributes, b"string") {
-            Some(b"true") => Written::Text(PyStr::from_generalized_utf8(raw)),
-            Some(b"false") => Written::Value(payloads.loads(value_start..value_end).ok()??),
-            _ => Written::Untyped(PyStr::from_generalized_utf8(raw)),
-        };
-        pairs.push((key, value));
-        i = skip_space(text, value_end + syntax.parameter.1.len());
+/// The tag `PREFIX attributes>` at `i`: its attributes and the end of the tag. The
+/// attributes hold no `<`.
+fn tag<'t>(text: &'t [u8], i: usize, prefix: &[u8]) -> Option<(&'t [u8], usize)> {
+    if !tag_at(text, i, prefix) {
+        return None;
     }
-    Some(pairs)
-}
-
-/// The tag `PREFIX attributes>` at `i`: its attributes and the end of the tag.
-fn tag<'t>(text: &'t [u8], i: usize, prefix: &[u8], limit: usize) -> Option<(&'t [u8], usize)> {
-    let attributes = at(text, i, prefix)?;
-    let gt = attributes + memchr::memchr(b'>', &text[attributes..limit])?;
-    Some((&text[attributes..gt], gt + 1))
+    let attributes = i + prefix.len();
+    let gt = attributes + memchr::memchr2(b'>', b'<', &text[attributes..])?;
+    (text[gt] == b'>').then(|| (&text[attributes..gt], gt + 1))
 }
 
 /// The value of attribute `key="…"` (or `'…'`) among `attributes`.
@@ -132,12 +163,7 @@ pub fn attribute<'t>(attributes: &'t [u8], key: &[u8]) -> Option<&'t [u8]> {
 
 /// The calls of a section as candidates: the first from the section's start, the last
 /// to its end.
-fn push_calls(
-    calls: Vec<(Range<usize>, Option<Found>)>,
-    section: Range<usize>,
-    dialect: Dialect,
-    out: &mut Vec<Candidate>,
-) {
+fn push_calls(calls: Vec<Call>, section: Range<usize>, dialect: Dialect, out: &mut Vec<Candidate>) {
     let last = calls.len() - 1;
     for (k, (span, found)) in calls.into_iter().enumerate() {
         let start = if k == 0 { section.start } else { span.start };

@@ -7,16 +7,36 @@
 //! </invoke>
 //! </minimax:tool_call>
 //! ```
+//!
+//! The template writes a string value as it is and any other value as JSON; the vendor's
+//! parsers (vLLM's and SGLang's `minimax_m2`) keep a value the schema does not describe a
+//! string, and so does this one.
 
 use super::super::payload::Payloads;
 use super::super::span::Candidate;
 use super::Dialect;
 use super::invoke::{self, Syntax};
+use super::token::at;
+use super::xml_value::{ValueSyntax, tag_at};
+
+const INVOKE: &[u8] = b"<invoke";
+const INVOKE_CLOSE: &[u8] = b"</invoke>";
+const PARAMETER: &[u8] = b"<parameter";
+const PARAMETER_CLOSE: &[u8] = b"</parameter>";
 
 const SYNTAX: Syntax = Syntax {
     section: (b"<minimax:tool_call>", b"</minimax:tool_call>"),
-    invoke: (b"<invoke", b"</invoke>"),
-    parameter: (b"<parameter", b"</parameter>"),
+    invoke: (INVOKE, INVOKE_CLOSE),
+    parameter: (PARAMETER, PARAMETER_CLOSE),
+    values: ValueSyntax {
+        open: PARAMETER,
+        close: PARAMETER_CLOSE,
+        is_open_tag: |text, i| tag_at(text, i, PARAMETER),
+        follows: |text, i| tag_at(text, i, PARAMETER) || at(text, i, INVOKE_CLOSE).is_some(),
+        outer_open: INVOKE,
+        is_outer_open_tag: |text, i| tag_at(text, i, INVOKE),
+        outer_close: INVOKE_CLOSE,
+    },
     dialect: Dialect::MiniMax,
 };
 

@@ -32,6 +32,7 @@ mod react;
 mod token;
 mod tool_call;
 pub mod whole_json;
+mod xml_value;
 
 use std::fmt;
 use std::str::FromStr;
@@ -78,9 +79,10 @@ pub enum Dialect {
     Glm,
     /// Kimi K2: `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}`.
     Kimi,
-    /// gpt-oss Harmony: a `commentary` message `to=functions.NAME` with a JSON body.
+    /// gpt-oss Harmony: a message `to=functions.NAME` with a JSON body.
     Harmony,
-    /// FunctionGemma: `<start_function_call>call:NAME{key:value,…}<end_function_call>`.
+    /// FunctionGemma and Gemma 4: `call:NAME{key:value,…}` between their call tokens
+    /// (`<start_function_call>`, `<|tool_call>`).
     Gemma,
     /// MiniMax M2: `<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter>`.
     MiniMax,

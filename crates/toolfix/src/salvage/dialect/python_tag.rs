@@ -28,7 +28,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
         let Some(tag_end) = match_folded(text, start, b"<|python_tag|>") else {
             continue;
         };
-        let mut at = match payloads.object_at(tag_end)? {
+        let mut at = match payloads.object_at(start, tag_end)? {
             ObjectAt::Object { value, end } => {
                 out.push(candidate(payloads, start..end, value));
                 end
@@ -43,7 +43,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
             }
         };
         while let Some(next) = continuation(payloads, at) {
-            let ObjectAt::Object { value, end } = payloads.object_at(next)? else {
+            let ObjectAt::Object { value, end } = payloads.object_at(at, next)? else {
                 break;
             };
             out.push(candidate(payloads, at..end, value));
@@ -62,11 +62,14 @@ fn candidate(payloads: &Payloads<'_>, span: Range<usize>, value: Option<Value>) 
 }
 
 /// Under `strict` and `portable`, where the next call starts after a payload ending at
-/// `end`: after whitespace and a `;`.
+/// `end`: after whitespace and a `;`. A reply that ends before saying may go on with one.
 fn continuation(payloads: &Payloads<'_>, end: usize) -> Option<usize> {
     if payloads.profile().is_faithful() {
         return None;
     }
     let semicolon = skip_space(payloads.text(), end);
+    if semicolon == payloads.text().len() {
+        payloads.reaches_end(end);
+    }
     (payloads.text().get(semicolon) == Some(&b';')).then_some(semicolon + 1)
 }

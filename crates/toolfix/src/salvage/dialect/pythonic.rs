@@ -72,6 +72,29 @@ pub fn recover_whole(
     })
 }
 
+/// Whether more text could still make `text` (stripped at the start, beginning with `[`)
+/// a whole-content list of calls: it reads whole so far (a complete list may be followed
+/// by more text), or it is a prefix of one as far as a quick look can tell: `[`, then
+/// space, then a name whose `(` has not been contradicted. A list that reads and is
+/// followed by anything but space never becomes one.
+pub fn may_become_whole(text: &[u8]) -> bool {
+    let reader = Reader(text);
+    if let Some((_, end)) = reader.calls(0) {
+        return reader.space(end) == text.len();
+    }
+    let at = reader.space(1);
+    if at == text.len() || text[at] == b']' {
+        return true;
+    }
+    match reader.identifier(at) {
+        Some(end) => {
+            let after = reader.space(end);
+            after == text.len() || text[after] == b'('
+        }
+        None => false,
+    }
+}
+
 /// Adds a candidate for every call of every wrapped list.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
     let text = payloads.text();

@@ -10,21 +10,28 @@
 //! </tool_call>
 //! ```
 //!
-//! The `<tool_call>` wrapper is optional (engines accept a bare `<function=NAME>` block).
-//! A value is the text between its tags with one leading and one trailing newline taken
-//! off, as the template adds them; everything else, multi-line code included, is kept
-//! exactly, then typed by the tool's JSON schema (`schema`). Between parameters only
-//! whitespace may appear. A block whose `</function>` or `</parameter>` never comes, or
-//! that holds anything else, is malformed: no call, and its span stays reserved.
+//! The `<tool_call>` wrapper is optional (engines accept a bare `<function=NAME>` block),
+//! and one wrapper may hold several functions. A value is the text between its tags with
+//! one leading and one trailing newline taken off, as the template adds them; everything
+//! else, multi-line code included, is kept exactly, then typed by the tool's JSON schema
+//! (`schema`). A value ends where `xml_value` says: a closing tag inside code or inside
+//! an example call is part of the value. Between parameters only whitespace may appear.
+//! A block that holds anything else (a `</parameter>` missing, text between parameters)
+//! is malformed, and one cut off is unclosed: no call, and the span stays reserved, to
+//! its `</function>` or to the end of the reply.
 //!
 //! `<function=NAME>{…}</function>` with a JSON body is the `function` dialect, not this
 //! one: here the name's `>` is followed by `<parameter=` or `</function>`.
 
+use std::ops::Range;
+
 use super::super::payload::Payloads;
+use super::super::schema::Written;
 use super::super::span::{Candidate, Found};
 use super::super::text::skip_space;
 use super::Dialect;
-use super::token::{Block, Blocks, after_space, at};
+use super::token::{after_space, at};
+use super::xml_value::{End, Finder, ValueSyntax, Values, name_then_gt};
 use crate::py::PyStr;
 
 const OPEN: &[u8] = b"<function=";
@@ -34,61 +41,97 @@ const PARAM_CLOSE: &[u8] = b"</parameter>";
 const WRAP: &[u8] = b"<tool_call>";
 const WRAP_CLOSE: &[u8] = b"</tool_call>";
 
+/// Qwen's values: `<parameter=K>` … `</parameter>`, then the next parameter or
+/// `</function>`.
+const VALUES: ValueSyntax = ValueSyntax {
+    open: PARAM,
+    close: PARAM_CLOSE,
+    is_open_tag: |text, i| name_then_gt(text, i + PARAM.len()).is_some(),
+    follows: |text, i| at(text, i, PARAM).is_some() || at(text, i, CLOSE).is_some(),
+    outer_open: OPEN,
+    is_outer_open_tag: |text, i| name_then_gt(text, i + OPEN.len()).is_some(),
+    outer_close: CLOSE,
+};
+
 /// Adds a candidate for every `<function=NAME>` block with XML parameters.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
     let text = payloads.text();
-    for block in Blocks::new(text, OPEN, CLOSE, is_xml_call) {
-        let found = if block.closed {
-            call(payloads, &block)
-        } else {
-            None
+    let mut values = Values::new(text, &VALUES);
+    let mut closes = Finder::new(text, CLOSE);
+    let mut resume = 0;
+    for open in memchr::memmem::find_iter(text, OPEN) {
+        if open < resume {
+            continue;
+        }
+        let Some(gt) = name_then_gt(text, open + OPEN.len()).filter(|&gt| is_xml_call(text, gt))
+        else {
+            continue;
         };
+        let (end, found) = match block(payloads, &mut values, open + OPEN.len(), gt) {
+            Block::Call(end, found) => (end, found),
+            Block::Malformed(from) => (
+                closes
+                    .at_or_after(from)
+                    .map_or(text.len(), |c| c + CLOSE.len()),
+                None,
+            ),
+            Block::Ended(end) => (end, None),
+        };
+        let span = wrapped(text, open..end);
+        resume = span.end;
         out.push(Candidate {
-            span: wrapped(text, block.span),
+            span,
             dialect: Dialect::QwenXml,
             found,
         });
     }
 }
 
-/// Whether the `<function=` whose name starts at `at` opens an XML call: `NAME>` then
-/// whitespace and `<parameter=` or `</function>`.
-fn is_xml_call(text: &[u8], at: usize) -> bool {
-    name_end(text, at).is_some_and(|gt| {
-        after_space(text, gt + 1, PARAM).is_some() || after_space(text, gt + 1, CLOSE).is_some()
-    })
+/// Whether the name whose `>` is at `gt` opens an XML call: whitespace, then
+/// `<parameter=` or `</function>`.
+fn is_xml_call(text: &[u8], gt: usize) -> bool {
+    after_space(text, gt + 1, PARAM).is_some() || after_space(text, gt + 1, CLOSE).is_some()
 }
 
-/// The `>` ending the name that starts at `at` (a name holds no whitespace, `<` or `>`).
-fn name_end(text: &[u8], at: usize) -> Option<usize> {
-    let len = text
-        .get(at..)?
-        .iter()
-        .take_while(|&&b| !b.is_ascii_whitespace() && b != b'<' && b != b'>')
-        .count();
-    (len > 0 && text.get(at + len) == Some(&b'>')).then_some(at + len)
+/// What one `<function=` block holds.
+enum Block {
+    /// A well-formed block ending at the offset (after `</function>`): its call, when the
+    /// name was offered.
+    Call(usize, Option<Found>),
+    /// Something other than a parameter or `</function>` at the offset.
+    Malformed(usize),
+    /// A malformed block whose span ends at the offset (after its `</function>`, or at
+    /// the end of a reply cut off inside a value).
+    Ended(usize),
 }
 
-/// The call a closed block holds.
-fn call(payloads: &Payloads<'_>, block: &Block) -> Option<Found> {
+/// Reads the block whose name runs from `name` to its `>` at `gt`.
+fn block(payloads: &Payloads<'_>, values: &mut Values<'_>, name: usize, gt: usize) -> Block {
     let text = payloads.text();
-    let gt = name_end(text, block.body.start)?;
-    let name = PyStr::from_generalized_utf8(&text[block.body.start..gt]);
     let mut pairs = Vec::new();
     let mut i = skip_space(text, gt + 1);
-    while i < block.body.end {
-        let key_start = at(text, i, PARAM)?;
-        let key_end = key_start + memchr::memchr(b'>', &text[key_start..block.body.end])?;
-        let value_start = key_end + 1;
-        let value_end =
-            value_start + memchr::memmem::find(&text[value_start..block.body.end], PARAM_CLOSE)?;
+    loop {
+        if let Some(end) = at(text, i, CLOSE) {
+            let name = PyStr::from_generalized_utf8(&text[name..gt]);
+            return Block::Call(end, payloads.typed_call(name, pairs));
+        }
+        let Some(key_gt) = at(text, i, PARAM).and_then(|k| name_then_gt(text, k)) else {
+            return Block::Malformed(i);
+        };
+        let key = &text[i + PARAM.len()..key_gt];
+        let close = match values.end(key_gt + 1) {
+            End::Value(close) => close,
+            End::Outer(close) => return Block::Ended(close + CLOSE.len()),
+            End::Never => return Block::Ended(text.len()),
+        };
         pairs.push((
-            PyStr::from_generalized_utf8(text[key_start..key_end].trim_ascii()),
-            PyStr::from_generalized_utf8(one_newline_off(&text[value_start..value_end])).into(),
+            PyStr::from_generalized_utf8(key),
+            Written::from(PyStr::from_generalized_utf8(one_newline_off(
+                &text[key_gt + 1..close],
+            ))),
         ));
-        i = skip_space(text, value_end + PARAM_CLOSE.len());
+        i = skip_space(text, close + PARAM_CLOSE.len());
     }
-    payloads.typed_call(name, pairs)
 }
 
 /// `value` without one leading and one trailing `\n` (or `\r\n`), as the template adds.
@@ -104,7 +147,7 @@ fn one_newline_off(value: &[u8]) -> &[u8] {
 }
 
 /// `span` widened to the `<tool_call>` … `</tool_call>` around it, when there is one.
-fn wrapped(text: &[u8], span: std::ops::Range<usize>) -> std::ops::Range<usize> {
+fn wrapped(text: &[u8], span: Range<usize>) -> Range<usize> {
     let before = text[..span.start].trim_ascii_end();
     let start = match before.strip_suffix(WRAP) {
         Some(rest) => rest.len(),
@@ -112,4 +155,74 @@ fn wrapped(text: &[u8], span: std::ops::Range<usize>) -> std::ops::Range<usize> 
     };
     let end = after_space(text, span.end, WRAP_CLOSE).unwrap_or(span.end);
     start..end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::{Allowlist, fence::Masked};
+    use super::*;
+    use crate::profile::Profile;
+
+    fn calls(text: &str) -> Vec<(Range<usize>, Option<String>)> {
+        let masked = Masked::with_ranges(text.as_bytes(), Vec::new());
+        let tools = Allowlist::new(["write_file", "get_weather"]);
+        let payloads = Payloads::new(&masked, &tools, Profile::Strict);
+        let mut out = Vec::new();
+        scan(&payloads, &mut out);
+        out.into_iter()
+            .map(|c| (c.span, c.found.map(|f| format!("{} {:?}", f.name, f.args))))
+            .collect()
+    }
+
+    #[test]
+    fn a_closing_tag_inside_a_value_is_text() {
+        let text = "<function=write_file>\n<parameter=content>\nend = \"</parameter>\"\n\
+                    </parameter>\n</function>";
+        let found = calls(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, 0..text.len());
+        assert!(found[0].1.as_deref().unwrap().contains("</parameter>"));
+    }
+
+    #[test]
+    fn a_lone_function_closer_inside_a_value_ends_the_call_malformed() {
+        let text = "<function=write_file>\n<parameter=content>\nend = \"</function>\"\n\
+                    </parameter>\n</function>";
+        let found = calls(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0], (0..text.find('"').unwrap() + 12, None));
+    }
+
+    #[test]
+    fn an_example_call_inside_a_value_stays_in_it() {
+        let text = "<tool_call>\n<function=write_file>\n<parameter=content>\n\
+                    <tool_call>\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n\
+                    </function>\n</tool_call>\n</parameter>\n</function>\n</tool_call>";
+        let found = calls(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, 0..text.len());
+        assert!(found[0].1.as_deref().unwrap().starts_with("write_file"));
+    }
+
+    #[test]
+    fn a_malformed_block_reserves_up_to_its_closer() {
+        for first in [
+            "<function=get_weather>\n<parameter=city>Oslo</parameter> junk </function>",
+            "<function=get_weather>\n<parameter=city>\nOslo\n</function>",
+            "<function=get_weather>\n<parameter=city>Oslo</parameter>\njunk\n</function>",
+        ] {
+            let text = format!("{first} <function=get_weather>\n</function>");
+            let found = calls(&text);
+            assert_eq!(found.len(), 2, "{first}");
+            assert_eq!(found[0], (0..first.len(), None));
+            assert!(found[1].1.is_some());
+        }
+    }
+
+    #[test]
+    fn many_openers_without_a_closer_take_one_pass() {
+        let text = "<function=get_weather>\n<parameter=city>\n".repeat(50_000);
+        let found = calls(&text);
+        assert_eq!(found, [(0..text.len(), None)]);
+    }
 }

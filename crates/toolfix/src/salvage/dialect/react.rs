@@ -26,10 +26,13 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
             continue;
         }
         let Some((name, input_start)) = step_at(text, start) else {
+            if step_may_go_on(text, start) {
+                payloads.reaches_end(start);
+            }
             continue;
         };
         resume = input_start;
-        if let ObjectAt::Object { value, end } = payloads.object_at(input_start)? {
+        if let ObjectAt::Object { value, end } = payloads.object_at(start, input_start)? {
             let name = PyStr::from_generalized_utf8(&text[name]);
             let found = match value {
                 Some(args) if payloads.allows(&name) => Some(Found { name, args }),
@@ -67,6 +70,51 @@ fn step_at(text: &[u8], start: usize) -> Option<(std::ops::Range<usize>, usize)>
         }
     }
     best
+}
+
+/// Whether the text from `start` to its end could still become a step: what is there
+/// matches `Action\s*:\s*NAME\s*Action\s*Input\s*:` as far as it goes (a streamed reply
+/// may complete it).
+fn step_may_go_on(text: &[u8], start: usize) -> bool {
+    let Some(after_word) = match_folded(text, start, b"action") else {
+        return false;
+    };
+    let colon = skip_space(text, after_word);
+    match text.get(colon) {
+        None => return true,
+        Some(b':') => {}
+        Some(_) => return false,
+    }
+    let mut i = skip_space(text, colon + 1);
+    while let Some((cp, len)) = cp_at(text, i) {
+        if !is_name_char(cp) {
+            break;
+        }
+        i += len;
+    }
+    i == text.len() || marker_may_go_on(text, i)
+}
+
+/// Whether the text from `i` to its end is a prefix of `\s*Action\s*Input\s*:`.
+fn marker_may_go_on(text: &[u8], i: usize) -> bool {
+    let mut i = skip_space(text, i);
+    for word in [b"action".as_slice(), b"input"] {
+        if i == text.len() {
+            return true;
+        }
+        match match_folded(text, i, word) {
+            Some(end) => i = skip_space(text, end),
+            None => return folded_prefix(&text[i..], word),
+        }
+    }
+    i == text.len()
+}
+
+/// Whether `rest` is a proper prefix of the ASCII `word`, ASCII case folded (the folds
+/// `re.I` adds are non-ASCII and never cut a word short in practice: a reply cut inside
+/// one is held by the stream's tail anyway).
+fn folded_prefix(rest: &[u8], word: &[u8]) -> bool {
+    rest.len() < word.len() && rest.eq_ignore_ascii_case(&word[..rest.len()])
 }
 
 /// Matches `\s*Action\s*Input\s*:` at `i`, returning its end.

@@ -80,6 +80,33 @@ pub fn recover(
     calls_from_entries(entries, span, allowed, profile)
 }
 
+/// Whether more text could still make `text` (stripped at the start) a whole-content JSON
+/// payload under `profile`: its decode has not failed, or failed only because the text
+/// ended (`DecodeError::may_be_cut_short`). A complete payload can still be followed by
+/// more text, so this is true of it too.
+pub fn may_become_whole(text: &[u8], profile: Profile) -> bool {
+    let limits = profile.json_limits(JsonSite::WholeContent);
+    let mut at = 0;
+    loop {
+        match json::raw_decode(text, at, limits) {
+            Ok((_, end)) => {
+                let next = match profile.is_faithful() {
+                    true => json_space(text, end),
+                    false => skip_separator(text, end),
+                };
+                if next == text.len() {
+                    return true;
+                }
+                if profile.is_faithful() {
+                    return false;
+                }
+                at = next;
+            }
+            Err(e) => return e.may_be_cut_short(text.len()),
+        }
+    }
+}
+
 /// The entries of the whole-content payload: a decoded object as one entry, a list's
 /// items, or under `strict` and `portable` a `;`-separated sequence of objects; `None`
 /// when the text is JSON but not a container.

@@ -67,6 +67,17 @@ pub fn scan(text: &[u8], from: usize) -> Scan {
     Scan::Clear
 }
 
+/// Where a word marker that the end of `text` cuts short begins (`act`, `functoo`), at or
+/// after `from`.
+pub fn cut_word(text: &[u8], from: usize) -> Option<usize> {
+    /// Longer than any word marker, folds included.
+    const LONGEST: usize = 16;
+    let start = text.len().saturating_sub(LONGEST).max(from);
+    (start..text.len())
+        .filter(|&i| matches!(text[i], b'a' | b'A' | b'f' | b'F' | b't'))
+        .find(|&i| word_at(text, i) == Word::Prefix)
+}
+
 /// Whether a word marker starts at `i`, or could once the text goes on.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Word {

@@ -40,14 +40,17 @@
 //! for the frontier, and salvage runs once.
 
 mod frontier;
+mod kept;
+mod tail;
 
 use smallvec::SmallVec;
 
-use super::{Allowlist, Beginning, Call, Content, Request, SalvageError, salvage_text};
+use super::{Allowlist, Beginning, Call, Content, Request, SalvageError};
 use crate::adapter::Adapter;
 use crate::profile::Profile;
 use crate::py::unicode::is_space;
 use frontier::Scan;
+use kept::Kept;
 
 /// What a stream gives back, in the order of the reply.
 #[derive(Debug)]
@@ -88,14 +91,8 @@ enum State {
     /// Text is shown as it comes. `partial` may begin a word marker (`frontier`); `before`
     /// is the last code point shown, which `\b` may read.
     Clear { partial: Held, before: Held },
-    /// A match may have begun: everything from there is kept. `text[..shown]` was shown
-    /// already (the code point before the marker); `text[0]` is byte `base` of the reply.
-    Kept {
-        text: Vec<u8>,
-        shown: usize,
-        base: usize,
-        beginning: Beginning,
-    },
+    /// A match may have begun: everything from there is kept (`kept`).
+    Kept(Kept),
 }
 
 impl<'t> Stream<'t> {
@@ -123,54 +120,47 @@ impl<'t> Stream<'t> {
         self.state = match state {
             State::Start(held) => self.start(held, chunk, start, on),
             State::Clear { partial, before } => self.clear(partial, before, chunk, start, on),
-            State::Kept {
-                mut text,
-                shown,
-                base,
-                beginning,
-            } => {
-                text.extend_from_slice(chunk);
-                State::Kept {
-                    text,
-                    shown,
-                    base,
-                    beginning,
+            State::Kept(mut kept) => {
+                match self.echo {
+                    true => kept.text.extend_from_slice(chunk),
+                    false => kept.push(chunk, &self.request(), on),
                 }
+                State::Kept(kept)
             }
         };
+    }
+
+    /// A request for this stream's tools, adapter and profile (its content is unused).
+    fn request(&self) -> Request<'t> {
+        Request::new(Content(&[]), self.tools)
+            .adapter(self.adapter)
+            .profile(self.profile)
     }
 
     /// Ends the reply: `on` receives the rest of the text and every call not yet given.
     /// Under `praisonai`, salvage of the whole reply may raise, as the real package does:
     /// then the text held so far is given as text and the error is returned.
     pub fn finish(self, on: &mut impl FnMut(Event<'_>)) -> Result<(), SalvageError> {
+        let request = self.request();
         match self.state {
             State::Start(held) => show(self.echo, &held, on),
             State::Clear { partial, .. } => show(self.echo, &partial, on),
-            State::Kept {
-                text,
-                shown,
-                base,
-                beginning,
-            } => {
-                let request = Request::new(Content(&text[..]), self.tools)
-                    .adapter(self.adapter)
-                    .profile(self.profile);
-                let calls = match salvage_text(&text, beginning, &request) {
+            State::Kept(kept) => {
+                let calls = match kept.calls_at_end(&request) {
                     Ok(calls) => calls,
                     Err(error) => {
-                        show(self.echo, &text[shown..], on);
+                        show(self.echo, &kept.text[kept.shown..], on);
                         return Err(error);
                     }
                 };
-                let mut at = shown;
+                let mut at = kept.shown;
                 for call in calls {
                     let span = call.span();
-                    show(self.echo, &text[at..span.start.max(at)], on);
+                    show(self.echo, &kept.text[at..span.start.max(at)], on);
                     at = at.max(span.end);
-                    on(Event::Call(call.shifted(base)));
+                    on(Event::Call(call.shifted(kept.base)));
                 }
-                show(self.echo, &text[at..], on);
+                show(self.echo, &kept.text[at..], on);
             }
         }
         Ok(())
@@ -191,12 +181,11 @@ impl<'t> Stream<'t> {
         if self.keeps_from_the_start(chunk[first]) {
             let mut text = held.into_vec();
             text.extend_from_slice(chunk);
-            return State::Kept {
-                text,
-                shown: 0,
-                base: 0,
-                beginning: Beginning::Reply,
-            };
+            let mut kept = Kept::new(text, 0, 0, Beginning::REPLY);
+            if !self.echo {
+                kept.push(&[], &self.request(), on);
+            }
+            return State::Kept(kept);
         }
         show(self.echo, &held, on);
         self.clear(Held::new(), Held::new(), chunk, start, on)
@@ -213,6 +202,26 @@ impl<'t> Stream<'t> {
             b'-' | b'0'..=b'9' => self.profile.is_faithful(),
             _ => false,
         }
+    }
+
+    /// The state once a match may begin at byte `from` of the reply: `parts` from there on
+    /// are kept, after `before`, the code point shown just before them, and looked at.
+    fn keep(
+        &self,
+        before: &[u8],
+        parts: &[&[u8]],
+        from: usize,
+        on: &mut impl FnMut(Event<'_>),
+    ) -> State {
+        let base = from - before.len();
+        let mut kept = Kept::new(before.to_vec(), before.len(), base, Beginning::AFTER_PROSE);
+        for part in parts {
+            match self.echo {
+                true => kept.text.extend_from_slice(part),
+                false => kept.push(part, &self.request(), on),
+            }
+        }
+        State::Kept(kept)
     }
 
     /// Shows what of `partial` + `chunk` cannot begin a match, and keeps the rest.
@@ -234,7 +243,7 @@ impl<'t> Stream<'t> {
                     show(self.echo, &head[..at], on);
                     last_code_point(&head[..at], &mut before);
                     let from = start - partial.len() + at;
-                    return kept(&before, &[&partial[at..], chunk], from);
+                    return self.keep(&before, &[&partial[at..], chunk], from, on);
                 }
                 Scan::Partial(at) if at < partial.len() && whole_chunk => {
                     show(self.echo, &head[..at], on);
@@ -254,7 +263,7 @@ impl<'t> Stream<'t> {
             Scan::Marker(at) => {
                 show(self.echo, &chunk[..at], on);
                 last_code_point(&chunk[..at], &mut before);
-                return kept(&before, &[&chunk[at..]], start + at);
+                return self.keep(&before, &[&chunk[at..]], start + at, on);
             }
         };
         show(self.echo, &chunk[..shown], on);
@@ -266,23 +275,8 @@ impl<'t> Stream<'t> {
     }
 }
 
-/// The state once a match may begin at byte `from` of the reply: `parts` from there on
-/// are kept, after `before`, the code point shown just before them.
-fn kept(before: &[u8], parts: &[&[u8]], from: usize) -> State {
-    let mut text = before.to_vec();
-    for part in parts {
-        text.extend_from_slice(part);
-    }
-    State::Kept {
-        shown: before.len(),
-        base: from - before.len(),
-        text,
-        beginning: Beginning::AfterProse,
-    }
-}
-
 /// Gives `text` to `on` when there is any, unless the stream echoes every chunk.
-fn show(echo: bool, text: &[u8], on: &mut impl FnMut(Event<'_>)) {
+pub(super) fn show(echo: bool, text: &[u8], on: &mut impl FnMut(Event<'_>)) {
     if !echo && !text.is_empty() {
         on(Event::Text(Content(text)));
     }

@@ -1,0 +1,253 @@
+//! Where a value ends in the formats that write arguments between tags with no escaping:
+//! Qwen3 XML (`<parameter=K>V</parameter>`), GLM (`<arg_value>V</arg_value>`), MiniMax and
+//! DeepSeek V3.2's DSML (`<parameter name="K">V</parameter>`).
+//!
+//! Nothing in those formats escapes a closing tag inside a value, and the values are where
+//! models write code, XML and documentation about tool calls. Ending a value at the first
+//! closing tag, as the engines do, cuts such a value short and runs the tool with
+//! arguments the model did not write (`docs/guarantees.md` G4). So a value ends at the
+//! first closing tag that
+//!
+//! * closes no tag opened inside the value: a value holding a whole example call
+//!   (`<function=f><parameter=x>1</parameter></function>`) keeps it, because each of its
+//!   closers pairs with its opener;
+//! * and is followed, after whitespace, by what the format writes after a value (the next
+//!   parameter, or the end of the call): a closing tag inside code (`"</parameter>"`) or
+//!   prose is text.
+//!
+//! The call's own closing tag (`</function>`) reached before that, and not paired with an
+//! opener inside the value, means the value has no closing tag of its own, or that text
+//! follows it: the call is malformed, and ends there, so one broken call does not swallow
+//! the calls after it. A value that reaches the end of the reply is unclosed (cut off).
+//!
+//! Every search moves forward through the text (`Finder`), so scanning a reply costs one
+//! pass whatever it holds.
+
+use memchr::memmem::{self, FindIter};
+
+use super::super::text::skip_space;
+
+/// The occurrences of one token, found in one forward pass.
+pub struct Finder<'t> {
+    iter: FindIter<'t, 't>,
+    next: Option<usize>,
+    done: bool,
+}
+
+impl<'t> Finder<'t> {
+    /// The occurrences of `token` in `text`.
+    pub fn new(text: &'t [u8], token: &'t [u8]) -> Finder<'t> {
+        Finder {
+            iter: memmem::find_iter(text, token),
+            next: None,
+            done: false,
+        }
+    }
+
+    /// The first occurrence at or after `from`. Calls must not go back: `from` never
+    /// decreases from one call to the next.
+    pub fn at_or_after(&mut self, from: usize) -> Option<usize> {
+        while self.next.is_none_or(|n| n < from) {
+            if self.done {
+                return None;
+            }
+            self.next = self.iter.next();
+            self.done = self.next.is_none();
+        }
+        self.next
+    }
+}
+
+/// How one format writes its values, and the element (the call) that holds them.
+pub struct ValueSyntax {
+    /// The start of an opening tag that a nested example would write (`<parameter=`).
+    pub open: &'static [u8],
+    /// The closing tag (`</parameter>`).
+    pub close: &'static [u8],
+    /// Whether the `open` found at an offset is a tag (and not, say, `"<parameter="` in
+    /// code).
+    pub is_open_tag: fn(&[u8], usize) -> bool,
+    /// Whether what the format writes after a value starts at an offset: the next
+    /// parameter's tag, or the end of the call.
+    pub follows: fn(&[u8], usize) -> bool,
+    /// The start of the opening tag of the element holding the values (`<function=`).
+    pub outer_open: &'static [u8],
+    /// Whether the `outer_open` found at an offset is a tag.
+    pub is_outer_open_tag: fn(&[u8], usize) -> bool,
+    /// The element's closing tag (`</function>`).
+    pub outer_close: &'static [u8],
+}
+
+/// How a value ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// At the closing tag that starts at the offset.
+    Value(usize),
+    /// Never: the element holding it closed first, with the closing tag at the offset (a
+    /// value whose closing tag is missing, or text between a value and the next tag).
+    Outer(usize),
+    /// Never, and no element closed either: the reply was cut off.
+    Never,
+}
+
+/// The values of one reply, read in text order.
+pub struct Values<'t> {
+    text: &'t [u8],
+    syntax: &'t ValueSyntax,
+    opens: Finder<'t>,
+    closes: Finder<'t>,
+    outer_opens: Finder<'t>,
+    outer_closes: Finder<'t>,
+}
+
+impl<'t> Values<'t> {
+    /// The values of `text`, written with `syntax`.
+    pub fn new(text: &'t [u8], syntax: &'t ValueSyntax) -> Values<'t> {
+        Values {
+            text,
+            syntax,
+            opens: Finder::new(text, syntax.open),
+            closes: Finder::new(text, syntax.close),
+            outer_opens: Finder::new(text, syntax.outer_open),
+            outer_closes: Finder::new(text, syntax.outer_close),
+        }
+    }
+
+    /// How the value that starts at `from` ends. Tags opened inside the value (a value
+    /// tag, or an element tag of an example call) nest: their closers close them, not the
+    /// value. Calls must go forward: each `from` lies after where the previous value (or
+    /// element) ended.
+    pub fn end(&mut self, from: usize) -> End {
+        let syntax = self.syntax;
+        let (mut depth, mut outer_depth) = (0usize, 0usize);
+        let mut at = from;
+        loop {
+            let events = [
+                self.opens.at_or_after(at),
+                self.closes.at_or_after(at),
+                self.outer_opens.at_or_after(at),
+                self.outer_closes.at_or_after(at),
+            ];
+            let Some((kind, pos)) = events
+                .iter()
+                .enumerate()
+                .filter_map(|(k, p)| Some((k, (*p)?)))
+                .min_by_key(|&(_, p)| p)
+            else {
+                return End::Never;
+            };
+            match kind {
+                0 => {
+                    depth += usize::from((syntax.is_open_tag)(self.text, pos));
+                    at = pos + 1;
+                }
+                2 => {
+                    outer_depth += usize::from((syntax.is_outer_open_tag)(self.text, pos));
+                    at = pos + 1;
+                }
+                3 => {
+                    if outer_depth == 0 {
+                        return End::Outer(pos);
+                    }
+                    outer_depth -= 1;
+                    at = pos + syntax.outer_close.len();
+                }
+                _ => {
+                    at = pos + syntax.close.len();
+                    if depth > 0 {
+                        depth -= 1;
+                    } else if (syntax.follows)(self.text, skip_space(self.text, at)) {
+                        return End::Value(pos);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The end of a run of name bytes at `i` closed by `>`: no whitespace, quote, `<` or `>`
+/// inside, at least one byte. The tag `<parameter=NAME>` is one when this holds after its
+/// `=`.
+pub fn name_then_gt(text: &[u8], i: usize) -> Option<usize> {
+    let len = text
+        .get(i..)?
+        .iter()
+        .take_while(|&&b| !b.is_ascii_whitespace() && !b"<>\"'".contains(&b))
+        .count();
+    (len > 0 && text.get(i + len) == Some(&b'>')).then_some(i + len)
+}
+
+/// Whether `prefix` starts at `i`, followed by whitespace or `>` (a tag such as
+/// `<parameter name="…">`, not `<parameters>`).
+pub fn tag_at(text: &[u8], i: usize, prefix: &[u8]) -> bool {
+    text.get(i..).is_some_and(|t| t.starts_with(prefix))
+        && text
+            .get(i + prefix.len())
+            .is_some_and(|&b| b == b'>' || b.is_ascii_whitespace())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SYNTAX: ValueSyntax = ValueSyntax {
+        open: b"<p=",
+        close: b"</p>",
+        is_open_tag: |text, i| name_then_gt(text, i + 3).is_some(),
+        follows: |text, i| text[i..].starts_with(b"<p=") || text[i..].starts_with(b"</f>"),
+        outer_open: b"<f=",
+        is_outer_open_tag: |text, i| name_then_gt(text, i + 3).is_some(),
+        outer_close: b"</f>",
+    };
+
+    fn value(text: &str) -> Result<&str, End> {
+        let start = text.find('>').unwrap() + 1;
+        match Values::new(text.as_bytes(), &SYNTAX).end(start) {
+            End::Value(end) => Ok(&text[start..end]),
+            other => Err(other),
+        }
+    }
+
+    #[test]
+    fn a_value_ends_at_the_closer_the_format_continues_after() {
+        assert_eq!(value("<p=a>1</p></f>"), Ok("1"));
+        assert_eq!(value("<p=a>1</p>\n <p=b>2</p></f>"), Ok("1"));
+        assert_eq!(value("<p=a>x = \"</p>\";\n</p></f>"), Ok("x = \"</p>\";\n"));
+        assert_eq!(value("<p=a>code \"<p=\" </p></f>"), Ok("code \"<p=\" "));
+    }
+
+    #[test]
+    fn an_example_call_inside_a_value_stays_in_it() {
+        assert_eq!(
+            value("<p=a>see <f=x><p=y>1</p></f> here</p></f>"),
+            Ok("see <f=x><p=y>1</p></f> here")
+        );
+    }
+
+    #[test]
+    fn the_element_closing_first_ends_nothing() {
+        assert_eq!(
+            value("<p=a>1\n</f> <f=b><p=c>2</p></f>"),
+            Err(End::Outer(7))
+        );
+        assert_eq!(value("<p=a>1</p> junk </f>"), Err(End::Outer(16)));
+        assert_eq!(value("<p=a>an <p=open> tag</p></f>"), Err(End::Outer(24)));
+        assert_eq!(value("<p=a>never closed"), Err(End::Never));
+    }
+
+    #[test]
+    fn finders_only_go_forward() {
+        let mut f = Finder::new(b"ab ab ab", b"ab");
+        assert_eq!(f.at_or_after(0), Some(0));
+        assert_eq!(f.at_or_after(1), Some(3));
+        assert_eq!(f.at_or_after(3), Some(3));
+        assert_eq!(f.at_or_after(7), None);
+        assert_eq!(f.at_or_after(9), None);
+    }
+
+    #[test]
+    fn many_unclosed_values_take_one_pass() {
+        let text = "<p=a><f=b>".repeat(50_000);
+        assert_eq!(Values::new(text.as_bytes(), &SYNTAX).end(5), End::Never);
+    }
+}

@@ -1,0 +1,324 @@
+//! The kept text of a stream under `strict` and `portable`: looked at again as it grows,
+//! giving each call out as soon as no continuation of the reply could change it, and
+//! forgetting the text that is settled.
+//!
+//! A look runs the batch pipeline (`scan::scanned`) over the kept text. Besides the
+//! candidates, it says where the earliest structure that more text could change begins
+//! (an unclosed fence or reasoning block; a payload, name or closer a dialect was still
+//! reading when the text ended). Candidates that start before it are settled: text order
+//! and the starts-inside rule only ever look back. Their calls are given out, the text
+//! before the open structure is shown (less the calls' spans and a tail a cut may have
+//! split, `tail`), and all of it is forgotten but the code point `\b` reads.
+//!
+//! Nothing is given out while the reply may still be a whole-content payload, or, under
+//! the unopened-`</think>` rule, before the reply has said whether it began with reasoning
+//! (`docs/streaming.md` says when each call comes).
+//!
+//! Looking costs the length of the kept text, which settling keeps short. A look is
+//! taken when the new text holds a byte that can end a structure (`>`, `]`, `}`, a fence
+//! mark, `:` or a newline), or on every chunk while the kept text is short; after
+//! `PATIENCE` looks in a row that settle nothing, the next waits until the kept text has
+//! grown by a quarter, which keeps the total work linear on any input.
+
+use super::super::call::Call;
+use super::super::dialect::{pythonic, whole_json};
+use super::super::scan::{self, Scanned};
+use super::super::span::Candidate;
+use super::super::text::cp_at;
+use super::super::{Beginning, Request, SalvageError, probe, reasoning};
+use super::{Event, show, tail};
+use crate::py::Value;
+use crate::py::unicode::is_space;
+
+/// Kept text this short is looked at on every chunk.
+const SHORT: usize = 512;
+
+/// Looks in a row that settle nothing before the stream waits for more text.
+const PATIENCE: u32 = 8;
+
+/// The bytes after which a look may settle something.
+const ENDINGS: &[u8] = b">]}`~:\n";
+
+/// The kept text and what is known about it.
+#[derive(Debug)]
+pub struct Kept {
+    /// `text[..shown]` was shown (or is the code point before a settled prefix).
+    pub text: Vec<u8>,
+    pub shown: usize,
+    /// The offset in the reply of `text[0]`.
+    pub base: usize,
+    pub beginning: Beginning,
+    /// Calls given out so far.
+    emitted: usize,
+    /// Whether the marker probe passed on the reply so far.
+    probed: bool,
+    /// The kept length at the last look.
+    looked_at: usize,
+    fruitless: u32,
+    wait_until: usize,
+}
+
+impl Kept {
+    /// Kept text whose first `shown` bytes were shown, starting at byte `base` of the
+    /// reply.
+    pub fn new(text: Vec<u8>, shown: usize, base: usize, beginning: Beginning) -> Kept {
+        Kept {
+            text,
+            shown,
+            base,
+            beginning,
+            emitted: 0,
+            probed: false,
+            looked_at: 0,
+            fruitless: 0,
+            wait_until: 0,
+        }
+    }
+
+    /// Appends a chunk, and looks again when that may settle something.
+    pub fn push(&mut self, chunk: &[u8], request: &Request<'_>, on: &mut impl FnMut(Event<'_>)) {
+        self.text.extend_from_slice(chunk);
+        if !self.worth_a_look() {
+            return;
+        }
+        let before = (self.base, self.shown, self.emitted);
+        self.look(request, on);
+        self.looked_at = self.text.len();
+        if (self.base, self.shown, self.emitted) != before {
+            self.fruitless = 0;
+            self.wait_until = 0;
+        } else {
+            self.fruitless += 1;
+            if self.fruitless >= PATIENCE {
+                self.wait_until = self.text.len() + self.text.len() / 4;
+            }
+        }
+    }
+
+    /// Whether the text added since the last look may settle something.
+    fn worth_a_look(&self) -> bool {
+        let new = &self.text[self.looked_at.min(self.text.len())..];
+        if new.is_empty() || self.text.len() < self.wait_until {
+            return false;
+        }
+        self.text.len() <= SHORT || new.iter().any(|b| ENDINGS.contains(b))
+    }
+
+    /// The calls of the kept text, at the end of the reply: what batch salvage of the
+    /// whole reply gives after the calls already given.
+    pub fn calls_at_end(&self, request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
+        let calls = super::super::salvage_text(&self.text, self.beginning, request)?;
+        Ok(calls
+            .into_iter()
+            .enumerate()
+            .map(|(k, call)| call.renumbered(self.emitted + k))
+            .collect())
+    }
+
+    /// Looks at the kept text: gives out what is settled, and forgets it.
+    fn look(&mut self, request: &Request<'_>, on: &mut impl FnMut(Event<'_>)) {
+        if self.may_be_whole_content(request) {
+            return;
+        }
+        let salvages = request.adapter.policy().salvages_text && !request.tools.is_empty();
+        let scanned = match salvages {
+            true => scan::scanned(&self.text, self.beginning, request.tools, request.profile),
+            false => Ok(Scanned {
+                candidates: Vec::new(),
+                open: None,
+                hidden: Vec::new(),
+                think_decided: true,
+            }),
+        };
+        let Ok(mut scanned) = scanned else {
+            return;
+        };
+        self.probed = self.probed || probe::has_marker(&self.text, request.profile);
+        scanned.candidates.sort_by_key(|c| c.span.start);
+        let settled = Settled::of(&scanned, self.probed);
+        let tail_from = [self.shown, settled.last_end, last_closed(&scanned)]
+            .into_iter()
+            .max()
+            .unwrap_or(0);
+        let limit = settled
+            .limit
+            .min(tail::held_from(&self.text, tail_from))
+            .max(self.shown);
+        for candidate in &scanned.candidates[..settled.count] {
+            self.give(candidate, request, on);
+        }
+        let limit = limit.max(self.shown);
+        show(false, &self.text[self.shown..limit], on);
+        self.shown = limit;
+        self.forget(limit, scanned.think_decided);
+    }
+
+    /// Gives out a settled candidate: the text before it and its call, when it is one.
+    fn give(
+        &mut self,
+        candidate: &Candidate,
+        request: &Request<'_>,
+        on: &mut impl FnMut(Event<'_>),
+    ) {
+        let Some(found) = &candidate.found else {
+            return;
+        };
+        if candidate.span.start < self.shown {
+            return;
+        }
+        let span = candidate.span.clone();
+        show(false, &self.text[self.shown..span.start], on);
+        let call = Call::build(
+            Value::Str(found.name.clone()),
+            found.args.clone(),
+            self.base + span.start..self.base + span.end,
+            (candidate.dialect, self.emitted),
+            request.profile,
+        );
+        if let Ok(call) = call {
+            on(Event::Call(call));
+            self.emitted += 1;
+        }
+        self.shown = span.end;
+    }
+
+    /// Forgets `text[..at]` (shown and settled), keeping the code point before `at` for
+    /// `\b`.
+    fn forget(&mut self, at: usize, think_decided: bool) {
+        let keep = self.text[..at]
+            .iter()
+            .rposition(|&b| b & 0xC0 != 0x80)
+            .unwrap_or(at);
+        if keep == 0 {
+            return;
+        }
+        self.text.drain(..keep);
+        self.base += keep;
+        self.shown -= keep;
+        self.looked_at = self.looked_at.saturating_sub(keep);
+        self.wait_until = self.wait_until.saturating_sub(keep);
+        self.beginning = Beginning {
+            whole_content: false,
+            unopened_think: self.beginning.unopened_think && !think_decided,
+        };
+    }
+
+    /// Whether the kept text may still become a whole-content payload (or, under
+    /// `strict` and `portable`, one after the reasoning it begins with), which only the end
+    /// of the reply decides.
+    fn may_be_whole_content(&self, request: &Request<'_>) -> bool {
+        let text = &self.text[..];
+        let mut from = match self.beginning.whole_content {
+            true => Some(0),
+            false => None,
+        };
+        if !request.profile.is_faithful() {
+            if let Some(first) = leading_reasoning(text, self.beginning) {
+                if first.end == text.len() {
+                    return true;
+                }
+                from = Some(first.end);
+            }
+        }
+        let Some(from) = from else {
+            return false;
+        };
+        let rest = &text[from..];
+        let start = first_non_space(rest);
+        let Some(&first) = rest.get(start) else {
+            return true;
+        };
+        let rest = &rest[start..];
+        match first {
+            b'{' => whole_json::may_become_whole(rest, request.profile),
+            b'[' => {
+                whole_json::may_become_whole(rest, request.profile)
+                    || (!request.profile.is_faithful() && pythonic::may_become_whole(rest))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// What of a look is settled: how many of the sorted candidates, where shown text must
+/// stop, and where the last settled candidate ends.
+struct Settled {
+    count: usize,
+    limit: usize,
+    last_end: usize,
+}
+
+impl Settled {
+    /// The candidates that start before the earliest open structure (and the one it lies
+    /// in, whose end then settles it); none while the reply has not said whether it
+    /// began with reasoning, or while the probe has not passed.
+    fn of(scanned: &Scanned, probed: bool) -> Settled {
+        let candidates = &scanned.candidates;
+        let open = scanned.open.unwrap_or(usize::MAX);
+        if !scanned.think_decided || !probed {
+            let first = candidates.first().map_or(usize::MAX, |c| c.span.start);
+            return Settled {
+                count: 0,
+                limit: open.min(first),
+                last_end: 0,
+            };
+        }
+        let (mut count, mut consumed, mut limit) = (0, 0, open);
+        for candidate in candidates {
+            if candidate.span.start >= open {
+                break;
+            }
+            count += 1;
+            if candidate.span.start < consumed {
+                continue;
+            }
+            consumed = candidate.span.end;
+            if candidate.span.end > open {
+                limit = candidate.span.end;
+                break;
+            }
+        }
+        if let Some(next) = candidates.get(count) {
+            limit = limit.min(next.span.start.max(consumed));
+        }
+        Settled {
+            count,
+            limit: limit.max(consumed),
+            last_end: consumed,
+        }
+    }
+}
+
+/// The end of the last hidden range that is closed, before the earliest open structure.
+fn last_closed(scanned: &Scanned) -> usize {
+    let open = scanned.open.unwrap_or(usize::MAX);
+    scanned
+        .hidden
+        .iter()
+        .filter(|r| r.end <= open)
+        .map(|r| r.end)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The reasoning the text begins with, as whole-content salvage reads it.
+fn leading_reasoning(text: &[u8], beginning: Beginning) -> Option<std::ops::Range<usize>> {
+    let first = reasoning::reasoning_ranges(text, &[], beginning)
+        .into_iter()
+        .next()?;
+    let counted = reasoning::leading(text, beginning).is_some()
+        || (first.end == text.len() && text[..first.start].iter().all(u8::is_ascii_whitespace));
+    counted.then_some(first)
+}
+
+/// The offset of the first code point that is not whitespace (`str.isspace`).
+fn first_non_space(text: &[u8]) -> usize {
+    let mut i = 0;
+    while let Some((cp, len)) = cp_at(text, i) {
+        if !is_space(cp) {
+            break;
+        }
+        i += len;
+    }
+    i
+}
