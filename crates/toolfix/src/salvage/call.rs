@@ -49,10 +49,10 @@ impl Call {
         })
     }
 
-    /// The same call at `position` in the output (a stream numbers the calls it gives out
-    /// across its looks).
-    pub(crate) fn renumbered(mut self, position: usize) -> Call {
-        self.position = position;
+    /// The same call, `by` places later in the output (a stream numbers the calls it gives
+    /// out across its looks).
+    pub(crate) fn renumbered(mut self, by: usize) -> Call {
+        self.position += by;
         self
     }
 

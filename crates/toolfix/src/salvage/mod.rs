@@ -176,6 +176,10 @@ pub(crate) struct Beginning {
     /// Whether no `<think>` or `</think>` came before: an unopened `</think>` in this
     /// text would still make everything before it (back to the reply's start) reasoning.
     pub unopened_think: bool,
+    /// Whether a marker the probe looks for came before, so the probe has passed whatever
+    /// this text holds (a call written with a folded marker, `<functıon=`, is salvaged
+    /// when the word `action` came earlier in the reply).
+    pub marker_before: bool,
 }
 
 impl Beginning {
@@ -183,12 +187,14 @@ impl Beginning {
     pub const REPLY: Beginning = Beginning {
         whole_content: true,
         unopened_think: true,
+        marker_before: false,
     };
 
     /// The rest of a streamed reply after prose that held no marker.
     pub const AFTER_PROSE: Beginning = Beginning {
         whole_content: false,
         unopened_think: true,
+        marker_before: false,
     };
 }
 
@@ -222,7 +228,7 @@ fn salvage_text(
         Whole::Reserved => return Ok(Vec::new()),
         Whole::NotCalls => {}
     }
-    if !probe::has_marker(content, request.profile) {
+    if !beginning.marker_before && !probe::has_marker(content, request.profile) {
         return Ok(Vec::new());
     }
     scan::scan(content, beginning, request.tools, request.profile)?

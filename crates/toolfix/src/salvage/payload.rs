@@ -131,10 +131,36 @@ impl<'a> Payloads<'a> {
 
     /// The JSON value that starts exactly at `pos` of the scanned text, and its end: what
     /// the token dialects read their payloads with (`strict` and `portable` only, so a
-    /// failure is no value, never an error).
-    pub fn value_at(&self, pos: usize) -> Option<(Value, usize)> {
+    /// failure is no value, never an error). `start` is where the structure reading it
+    /// begins: a decode cut short by the end of the text leaves it open.
+    pub fn value_at(&self, start: usize, pos: usize) -> Option<(Value, usize)> {
+        let text = self.text();
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        json::raw_decode(self.text(), pos, limits).ok()
+        let decoded = json::raw_decode(text, pos, limits);
+        if pos >= text.len()
+            || decoded
+                .as_ref()
+                .is_err_and(|e| e.may_be_cut_short(text.len()))
+        {
+            self.reaches_end(start);
+        }
+        decoded.ok()
+    }
+
+    /// `value_at`, or when no value reads at `pos`, how far the payload reaches: the
+    /// offset the decoder stopped at, or the end of the text when a string never closes
+    /// (a reply cut inside an argument) or the value nests too deep. A dialect reserves
+    /// `pos..reach` of a payload that does not read, so a call quoted in the part that was
+    /// written never runs (`docs/guarantees.md` G4).
+    pub fn value_or_reach(&self, pos: usize) -> Result<(Value, usize), usize> {
+        let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        let len = self.text().len();
+        json::raw_decode(self.text(), pos, limits).map_err(|error| match error {
+            // Cut short by the end of the text, it reaches the end (a streamed reply may
+            // complete it: `tru` may become `true`).
+            DecodeError::Syntax { pos: at, .. } if !error.may_be_cut_short(len) => at.clamp(pos, len),
+            _ => len,
+        })
     }
 
     /// `_name_and_args(data, allowed)`: the name is `data["name"]`, or `data["tool"]` when

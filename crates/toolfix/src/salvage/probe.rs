@@ -40,7 +40,7 @@ pub const MARKERS: [&[u8]; 6] = [
 /// The markers of the dialects only `strict` and `portable` recover, lowercase; each
 /// starts with `<` or `[`, so the candidate search is the same for every profile. Phi-4's
 /// `functools[` is found at its `[` (`marker_at`).
-const NEW_MARKERS: [&[u8]; 13] = [
+const NEW_MARKERS: [&[u8]; 14] = [
     b"[tool_calls]",
     "<｜tool▁calls▁begin｜>".as_bytes(),
     "<｜tool▁call▁begin｜>".as_bytes(),
@@ -54,6 +54,7 @@ const NEW_MARKERS: [&[u8]; 13] = [
     b"<|tool_call>",
     b"<|python_start|>",
     b"<|tool_call_start|>",
+    b"<function_calls>",
 ];
 
 /// The length of the shortest marker: no marker starts in the last `SHORTEST - 1` bytes.

@@ -9,6 +9,8 @@
 //! * a reply that begins with reasoning closed by an unopened `</think>` (templates that
 //!   put the opening `<think>` in the prompt): everything before that `</think>`;
 //! * Gemma 4's thought channel: `<|channel>thought` … `<channel|>` (unclosed: to the end);
+//! * Mistral's `[THINK]` … `[/THINK]` (Magistral, Ministral 3 reasoning; unclosed: to the
+//!   end);
 //! * gpt-oss Harmony's `analysis` channel: `<|channel|>analysis<|message|>` up to the
 //!   first `<|end|>`, `<|call|>` or `<|return|>` (where the `openai-harmony` package ends
 //!   a message: a `<|start|>` inside it is text), or the end of the reply.
@@ -24,9 +26,10 @@ use memchr::memmem;
 use super::Beginning;
 
 /// Reasoning blocks: an opener, and the closer that ends the block.
-const BLOCKS: [(&[u8], &[u8]); 2] = [
+const BLOCKS: [(&[u8], &[u8]); 3] = [
     (b"<think>", b"</think>"),
     (b"<|channel>thought", b"<channel|>"),
+    (b"[THINK]", b"[/THINK]"),
 ];
 const THINK_CLOSE: &[u8] = b"</think>";
 const ANALYSIS: &[u8] = b"<|channel|>analysis<|message|>";
@@ -104,17 +107,18 @@ pub fn unclosed(text: &[u8], ranges: &[Range<usize>]) -> Option<usize> {
     (!closed).then_some(last.start)
 }
 
-/// Whether `text` says whether it began with reasoning: a `<think>` or `</think>` outside
-/// the `fenced` ranges. Until one comes, a later unopened `</think>` would make everything
-/// before it reasoning.
-pub fn prefix_decided(text: &[u8], fenced: &[Range<usize>]) -> bool {
+/// The first `<think>` or `</think>` outside the `fenced` ranges: it says whether the
+/// reply began with reasoning. Until one comes, a later unopened `</think>` would make
+/// everything before it reasoning.
+pub fn first_think_marker(text: &[u8], fenced: &[Range<usize>]) -> Option<usize> {
     let outside = |at: &usize| {
         let next = fenced.partition_point(|f| f.end <= *at);
         fenced.get(next).is_none_or(|f| *at < f.start)
     };
     [BLOCKS[0].0, THINK_CLOSE]
         .iter()
-        .any(|m| memmem::find_iter(text, m).any(|at| outside(&at)))
+        .filter_map(|m| memmem::find_iter(text, m).find(|at| outside(at)))
+        .min()
 }
 
 /// Where the reasoning a reply begins with ends (only whitespace before it), when the
@@ -189,6 +193,16 @@ mod tests {
     }
 
     #[test]
+    fn mistral_think_tokens() {
+        let text = "[THINK]maybe [TOOL_CALLS]a[ARGS]{}[/THINK][TOOL_CALLS]b[ARGS]{}";
+        assert_eq!(
+            shown(text, &[]),
+            ["[THINK]maybe [TOOL_CALLS]a[ARGS]{}[/THINK]"]
+        );
+        assert_eq!(shown("ok[THINK]cut", &[]), ["[THINK]cut"]);
+    }
+
+    #[test]
     fn harmony_analysis_channel() {
         let text = "<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final";
         assert_eq!(
@@ -205,7 +219,10 @@ mod tests {
     fn many_analysis_messages_take_one_pass() {
         let text = "<|channel|>analysis<|message|>x<|end|>".repeat(100_000);
         let start = std::time::Instant::now();
-        assert_eq!(reasoning_ranges(text.as_bytes(), &[]).len(), 1);
+        assert_eq!(
+            reasoning_ranges(text.as_bytes(), &[], Beginning::REPLY).len(),
+            1
+        );
         assert!(start.elapsed().as_secs() < 5);
     }
 

@@ -44,14 +44,20 @@ pub fn scan(
     ))
 }
 
-/// What a scan found: every candidate (unordered, spans in the original text), where the
-/// earliest structure that more text could change begins (if one does), the ranges it
-/// did not read (fences, reasoning), and whether an unopened `</think>` can still come.
+/// What a scan found, for a stream (`stream::kept`) as well as for batch salvage.
 pub struct Scanned {
+    /// Every candidate, unordered, spans in the original text.
     pub candidates: Vec<Candidate>,
+    /// Where the earliest structure that more text could change begins, if one does.
     pub open: Option<usize>,
+    /// The ranges not read: fences and reasoning.
     pub hidden: Vec<Range<usize>>,
-    pub think_decided: bool,
+    /// Where the first `<think>` or `</think>` outside fences and calls is, which decides
+    /// whether the reply began with reasoning (`Some(0)` when that was decided before
+    /// this text); `None` while none came.
+    pub think_marker: Option<usize>,
+    /// The earliest start of any candidate, including ones reasoning then masked.
+    pub first_start: Option<usize>,
 }
 
 /// Every candidate of `content` under `profile`, and the earliest open structure: an
@@ -69,27 +75,35 @@ pub fn scanned(
         let masked = Masked::with_ranges(content, fenced.clone());
         let (candidates, reached) = embedded(&masked, tools, profile)?;
         return Ok(Scanned {
+            first_start: first_start(&candidates),
             candidates,
             open: earliest([open, reached]),
             hidden: fenced,
-            think_decided: true,
+            think_marker: Some(0),
         });
     }
-    let (mut tokens, mut reached_in_tokens) =
+    let (mut tokens, raw_token_open) =
         tokens(&Masked::with_ranges(content, Vec::new()), tools, profile);
     let fenced = fence::fenced_ranges_around(content, &disjoint(&tokens));
     let open_fence = fence::unclosed(content, &fenced);
     let mut reasoning = reasoning_ranges(content, &fenced, beginning);
     let mut read_as_text = fenced.clone();
+    let mut first = first_start(&tokens);
+    // A structure still open in the text with only fences masked may yet turn a
+    // reasoning marker inside it into text, and so unmask what that marker masks.
+    let mut open_before_reasoning =
+        earliest([raw_token_open, token_open(content, &tokens, &fenced)]);
     if !reasoning.is_empty() {
         // A reasoning marker inside a call's arguments (a file that holds `</think>`) is
         // text: find the calls with only fences masked, and look for reasoning outside
         // them as well as outside the fences.
-        let (early, _) = embedded(
+        let (early, early_open) = embedded(
             &Masked::with_ranges(content, fenced.clone()),
             tools,
             profile,
         )?;
+        first = earliest([first, first_start(&early)]);
+        open_before_reasoning = earliest([open_before_reasoning, early_open]);
         let calls = tokens.iter().chain(&early).filter(|c| c.found.is_some());
         read_as_text = merge(
             fenced
@@ -100,9 +114,12 @@ pub fn scanned(
         );
         reasoning = reasoning_ranges(content, &read_as_text, beginning);
     }
-    let think_decided =
-        !beginning.unopened_think || reasoning::prefix_decided(content, &read_as_text);
+    let think_marker = match beginning.unopened_think {
+        true => reasoning::first_think_marker(content, &read_as_text),
+        false => Some(0),
+    };
     let open_reasoning = reasoning::unclosed(content, &reasoning);
+    let mut reached_in_tokens = None;
     if !reasoning.is_empty() {
         (tokens, reached_in_tokens) =
             tokens_in_original(content, reasoning.clone(), tools, profile);
@@ -112,13 +129,67 @@ pub fn scanned(
     let reached_in_tokens = reached_in_tokens.filter(|&at| !starts_inside(&hidden, at));
     let masked = Masked::with_ranges(content, hidden.clone());
     let (mut candidates, reached) = embedded(&masked, tools, profile)?;
+    let near_end = token_open(content, &tokens, &hidden);
     candidates.append(&mut tokens);
     Ok(Scanned {
+        first_start: earliest([first, first_start(&candidates)]),
         candidates,
-        open: earliest([open_fence, open_reasoning, reached, reached_in_tokens]),
+        open: earliest([
+            open_fence,
+            open_reasoning,
+            reached,
+            reached_in_tokens,
+            open_before_reasoning,
+            near_end,
+        ]),
         hidden,
-        think_decided,
+        think_marker,
     })
+}
+
+/// The earliest start among `candidates`.
+fn first_start(candidates: &[Candidate]) -> Option<usize> {
+    candidates.iter().map(|c| c.span.start).min()
+}
+
+/// How many bytes other than whitespace a token dialect reads, at most, after a marker
+/// before it knows whether a call begins there (a name, the tokens that follow it), or
+/// after a call before it knows where the call ends (a closing wrapper, the next
+/// parameter, a Harmony end token).
+const LOOKAHEAD: usize = 320;
+
+/// The earliest token structure near the end of `content` that more text could change:
+/// a token candidate with fewer than `LOOKAHEAD` bytes (not counting whitespace) after
+/// it, or a marker that close to the end that no candidate came from. (Payloads a
+/// dialect was still decoding at the end are reported by the dialect itself.)
+fn token_open(content: &[u8], tokens: &[Candidate], hidden: &[Range<usize>]) -> Option<usize> {
+    let near = near_end(content);
+    let candidate = tokens
+        .iter()
+        .filter(|c| c.span.end >= near)
+        .map(|c| c.span.start)
+        .min();
+    let inside = |at: usize| tokens.iter().any(|c| c.span.start < at && at < c.span.end);
+    let marker = dialect::TOKEN_OPENERS
+        .iter()
+        .flat_map(|m| memchr::memmem::find_iter(&content[near..], m.as_bytes()).map(|i| near + i))
+        .filter(|&at| !starts_inside(hidden, at) && !inside(at))
+        .min();
+    earliest([candidate, marker])
+}
+
+/// The offset after which fewer than `LOOKAHEAD` bytes of `content` are not whitespace.
+fn near_end(content: &[u8]) -> usize {
+    let mut seen = 0;
+    for (i, b) in content.iter().enumerate().rev() {
+        if !b.is_ascii_whitespace() {
+            seen += 1;
+            if seen == LOOKAHEAD {
+                return i;
+            }
+        }
+    }
+    0
 }
 
 /// The earliest of some positions.

@@ -3,8 +3,9 @@
 //!
 //! Each object of the array is a call when its `name` is a string that was offered and
 //! its `arguments` (or `parameters`) are a JSON object (absent: `{}`); any other object is
-//! rejected, keeping its span reserved. An array that does not close (a truncated reply)
-//! makes no call at all: what was read is reserved.
+//! rejected, keeping its span reserved. An array that does not read whole (a truncated
+//! reply, a malformed object) makes no call at all, and what was written of it is reserved
+//! (`Payloads::value_or_reach`): a call quoted in a cut-off argument never runs.
 
 use std::ops::Range;
 
@@ -15,8 +16,9 @@ use crate::py::Value;
 
 /// A JSON array of call objects whose `[` is at `bracket`, for the marker at `start`. Each
 /// object is its own candidate (the first one's span starts at `[TOOL_CALLS]`, the last
-/// one's ends at `]`); an array that does not close makes no call and reserves what was
-/// read. Returns where scanning resumes.
+/// one's ends at `]`); an array that does not read makes no call and reserves what was
+/// written of it. Returns where scanning resumes: the end of the array, or of the reserved
+/// span.
 pub fn scan(
     payloads: &Payloads<'_>,
     start: usize,
@@ -24,52 +26,80 @@ pub fn scan(
     dialect: Dialect,
     out: &mut Vec<Candidate>,
 ) -> usize {
-    let rejected = |span| Candidate {
-        span,
-        dialect,
-        found: None,
-    };
-    let Some((items, end)) = elements(payloads, bracket + 1) else {
-        out.push(rejected(start..bracket + 1));
-        return bracket + 1;
-    };
+    match read(payloads, start, bracket, dialect) {
+        Ok((mut candidates, end)) => {
+            out.append(&mut candidates);
+            end
+        }
+        Err(reach) => {
+            out.push(Candidate {
+                span: start..reach,
+                dialect,
+                found: None,
+            });
+            reach
+        }
+    }
+}
+
+/// `scan`'s candidates and the end of the array, for a dialect that decides what the
+/// array is by what follows it; when the array does not read, how far what was written of
+/// it reaches.
+pub fn read(
+    payloads: &Payloads<'_>,
+    start: usize,
+    bracket: usize,
+    dialect: Dialect,
+) -> Result<(Vec<Candidate>, usize), usize> {
+    let (items, end) = elements(payloads, bracket + 1).map_err(|reach| {
+        if reach >= payloads.text().len() {
+            // Cut short by the end of the text: a streamed reply may go on with the rest.
+            payloads.reaches_end(start);
+        }
+        reach.max(bracket + 1)
+    })?;
     if items.is_empty() {
-        out.push(rejected(start..end));
-        return end;
+        let empty = Candidate {
+            span: start..end,
+            dialect,
+            found: None,
+        };
+        return Ok((vec![empty], end));
     }
     let last = items.len() - 1;
-    for (k, (item, span)) in items.into_iter().enumerate() {
-        let from = if k == 0 { start } else { span.start };
-        let to = if k == last { end } else { span.end };
-        out.push(Candidate {
-            span: from..to,
+    let candidates = items
+        .into_iter()
+        .enumerate()
+        .map(|(k, (item, span))| Candidate {
+            span: if k == 0 { start } else { span.start }..if k == last { end } else { span.end },
             dialect,
             found: call_object(payloads, item),
-        });
-    }
-    end
+        })
+        .collect();
+    Ok((candidates, end))
 }
 
 /// An element of the array and its span.
 type Element = (Value, Range<usize>);
 
 /// The elements of the JSON array whose first element (or `]`) is at or after `at`, each
-/// with its span, and the end of the array; `None` when it is not a well-formed array.
-fn elements(payloads: &Payloads<'_>, mut at: usize) -> Option<(Vec<Element>, usize)> {
+/// with its span, and the end of the array; when it is not a well-formed array, how far
+/// what was written of it reaches.
+fn elements(payloads: &Payloads<'_>, mut at: usize) -> Result<(Vec<Element>, usize), usize> {
     let text = payloads.text();
     let mut items = Vec::new();
     at = json_space(text, at);
     if text.get(at) == Some(&b']') {
-        return Some((items, at + 1));
+        return Ok((items, at + 1));
     }
     loop {
-        let (value, end) = payloads.value_at(at)?;
+        let (value, end) = payloads.value_or_reach(at)?;
         items.push((value, at..end));
         at = json_space(text, end);
-        match text.get(at)? {
-            b',' => at = json_space(text, at + 1),
-            b']' => return Some((items, at + 1)),
-            _ => return None,
+        match text.get(at) {
+            Some(b',') => at = json_space(text, at + 1),
+            Some(b']') => return Ok((items, at + 1)),
+            _ => return Err(at),
         }
     }
 }
@@ -82,8 +112,9 @@ fn json_space(text: &[u8], mut at: usize) -> usize {
     at
 }
 
-/// One object of the array as a call.
-fn call_object(payloads: &Payloads<'_>, item: Value) -> Option<Found> {
+/// One object of the array as a call: its `name` a string that was offered, its
+/// `arguments` (or `parameters`) an object.
+pub(super) fn call_object(payloads: &Payloads<'_>, item: Value) -> Option<Found> {
     let Value::Dict(mut dict) = item else {
         return None;
     };

@@ -66,7 +66,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
             continue;
         }
         let body = begin + BEGIN.len();
-        let (end, found) = match call(payloads, body) {
+        let (end, found) = match call(payloads, begin, body) {
             Some((end, found)) => (end, found),
             None => (
                 ends.at_or_after(body).map_or(text.len(), |e| e + END.len()),
@@ -85,31 +85,35 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
 
 /// The well-formed call whose body starts at `body`: where it ends (after its end
 /// token), and the call when the name was offered and the arguments are an object.
-fn call(payloads: &Payloads<'_>, body: usize) -> Option<(usize, Option<Found>)> {
+fn call(payloads: &Payloads<'_>, begin: usize, body: usize) -> Option<(usize, Option<Found>)> {
     let text = payloads.text();
     let head_end = body + line_len(&text[body..]);
     let sep_end = at(text, head_end, SEP.as_bytes())?;
     let head = text[body..head_end].trim_ascii();
     if head == b"function" {
         let name_end = sep_end + line_len(&text[sep_end..]);
-        let fenced = fenced_args(payloads, name_end)
+        let fenced = fenced_args(payloads, begin, name_end)
             .map(|(args, end)| (&text[sep_end..name_end], args, end));
         if let Some((name, args, end)) = fenced {
             return Some((end, named(payloads, name, args)));
         }
     }
-    let (args, json_end) = payloads.value_at(skip_space(text, sep_end))?;
+    let (args, json_end) = payloads.value_at(begin, skip_space(text, sep_end))?;
     let end = at(text, skip_space(text, json_end), END.as_bytes())?;
     Some((end, named(payloads, head, args)))
 }
 
 /// The V3 arguments after the name's line, from `from`: ```` ```json ````, the JSON
 /// object, ```` ``` ````, the end token. Returns the arguments and the end of the token.
-fn fenced_args(payloads: &Payloads<'_>, from: usize) -> Option<(crate::py::Value, usize)> {
+fn fenced_args(
+    payloads: &Payloads<'_>,
+    begin: usize,
+    from: usize,
+) -> Option<(crate::py::Value, usize)> {
     let text = payloads.text();
     let fence = at(text, skip_space(text, from), FENCE)?;
     let json = at(text, fence, b"json").unwrap_or(fence);
-    let (args, json_end) = payloads.value_at(skip_space(text, json))?;
+    let (args, json_end) = payloads.value_at(begin, skip_space(text, json))?;
     let close = at(text, skip_space(text, json_end), FENCE)?;
     let end = at(text, skip_space(text, close), END.as_bytes())?;
     Some((args, end))

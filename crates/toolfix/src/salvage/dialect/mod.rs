@@ -189,6 +189,32 @@ pub(super) fn scan_embedded(payloads: &Payloads<'_>) -> Result<Vec<Candidate>, S
     Ok(candidates)
 }
 
+/// The tokens at which a token dialect's call (or, for Harmony, its header) can begin:
+/// a stream keeps text from one of these near the end of what it has until more text
+/// says whether a call begins there (`scan::token_open`).
+pub(super) const TOKEN_OPENERS: [&str; 20] = [
+    "[TOOL_CALLS]",
+    "<function=",
+    "<tool_call>",
+    "<\u{ff5c}tool\u{2581}calls\u{2581}begin\u{ff5c}>",
+    "<\u{ff5c}tool\u{2581}call\u{2581}begin\u{ff5c}>",
+    "<\u{ff5c}DSML\u{ff5c}function_calls>",
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_begin|>",
+    "<|start|>",
+    "<|channel|>",
+    "to=functions.",
+    "<|message|>",
+    "<start_function_call>",
+    "<|tool_call>",
+    "<minimax:tool_call>",
+    "<|tool_call|>",
+    "functools[",
+    "<|python_start|>",
+    "<|tool_call_start|>",
+    "<|constrain|>",
+];
+
 /// Every token dialect's candidates over the text as written, unordered.
 pub(super) fn scan_tokens(payloads: &Payloads<'_>) -> Vec<Candidate> {
     let mut candidates = Vec::new();

@@ -3,39 +3,67 @@
 //! cards and chat templates ask for, and as engines read it with a Python parser.
 //!
 //! Where it is read:
-//! * the whole reply, once stripped, is such a list (Llama 3.2, most models prompted for
-//!   it); a list that does not read whole is prose (`[1] See the docs`) and falls through
-//!   to the other dialects; one that reads but names no offered tool is reserved;
+//! * the reply, once stripped, begins with such a list (Llama 3.2, most models prompted
+//!   for it). Text after the list is the reply's content and is scanned for calls as usual:
+//!   LFM2 writes a sentence after its call, and an engine that strips LFM2's call tokens
+//!   leaves `[get_weather(city="Paris")]Checking the weather.` A list that does not read
+//!   is prose (`[1] See the docs`) and falls through to the other dialects, unless the
+//!   reply ends inside it (a call list cut off mid-argument is reserved); one that reads
+//!   but names no offered tool is reserved;
 //! * anywhere, between Llama 4's `<|python_start|>` and `<|python_end|>`, or LFM2's
-//!   `<|tool_call_start|>` and `<|tool_call_end|>`; there, a list that does not read, or
-//!   whose closer never comes, makes no call and stays reserved.
+//!   `<|tool_call_start|>` and `<|tool_call_end|>` (there also a JSON array of
+//!   `{"name", "arguments"}` objects, LFM2's JSON mode), or Olmo 3's `<function_calls>` and
+//!   `</function_calls>`, which holds one call per line without the brackets; there, a body
+//!   that does not read, or whose closer never comes, makes no call and stays reserved.
 //!
 //! The arguments are Python literals, read and never evaluated: strings in either quote
 //! (triple-quoted and `r`/`u`-prefixed too, with Python's escapes), integers (exact at
 //! any size, `_` separators allowed), floats, `True`, `False`, `None`, lists, tuples (as
-//! lists) and dicts with string keys, a `-` before a number. Anything else (a variable, an
-//! expression, a call as a value) makes the list unreadable: nothing in it runs.
+//! lists) and dicts with string keys, a `-` before a number. JSON's `true`, `false` and
+//! `null` read as their values too: Olmo 3's template writes every value as JSON, and
+//! models prompted with JSON schemas write them. Anything else (a variable, an expression,
+//! a call as a value) makes the list unreadable: nothing in it runs. Values keep the type
+//! they were written with; a tool's schema does not convert them (`"3"` stays a string).
 
+use std::cell::Cell;
 use std::ops::Range;
 
 use super::super::call::Call;
 use super::super::payload::Payloads;
 use super::super::span::{Candidate, Found};
-use super::super::{Allowlist, SalvageError};
+use super::super::{Allowlist, Beginning, SalvageError};
 use super::Dialect;
-use super::token::Blocks;
+use super::call_array;
+use super::token::{Blocks, trimmed};
 use super::whole_json::Whole;
 use crate::profile::{Profile, STRICT_MAX_DEPTH};
 use crate::py::unicode::strip;
 use crate::py::{Dict, PyInt, PyStr, Value};
 
-/// The wrappers other templates put around the list.
-const WRAPPERS: [(&[u8], &[u8]); 2] = [
-    (b"<|python_start|>", b"<|python_end|>"),
-    (b"<|tool_call_start|>", b"<|tool_call_end|>"),
+/// What a wrapper holds between its tokens.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Body {
+    /// A pythonic list.
+    List,
+    /// A pythonic list, or a JSON array of call objects (LFM2).
+    ListOrJson,
+    /// Calls one per line, without brackets (Olmo 3).
+    Lines,
+}
+
+/// The wrappers templates put around the calls, and what each holds.
+const WRAPPERS: [(&[u8], &[u8], Body); 3] = [
+    (b"<|python_start|>", b"<|python_end|>", Body::List),
+    (
+        b"<|tool_call_start|>",
+        b"<|tool_call_end|>",
+        Body::ListOrJson,
+    ),
+    (b"<function_calls>", b"</function_calls>", Body::Lines),
 ];
 
-/// The whole-content form: the stripped reply is a list of calls.
+/// The whole-content form: the stripped reply begins with a list of calls. The calls of
+/// the text after the list, scanned as a reply of its own, follow them.
 pub fn recover_whole(
     content: &[u8],
     allowed: &Allowlist,
@@ -46,13 +74,21 @@ pub fn recover_whole(
         return Ok(Whole::NotCalls);
     }
     let start = stripped.as_ptr() as usize - content.as_ptr() as usize;
-    let Some((calls, end)) = Reader(stripped).calls(0) else {
-        return Ok(Whole::NotCalls);
+    let reader = Reader::new(stripped);
+    let Some((calls, end)) = reader.calls(0) else {
+        // Cut off inside a call: the list was being written, and a call quoted in the
+        // argument it was cut in must not run (G4).
+        let cut = reader.reached_end() && starts_with_call(stripped, 1);
+        return Ok(if cut {
+            Whole::Reserved
+        } else {
+            Whole::NotCalls
+        });
     };
-    if end != stripped.len() {
+    if calls.is_empty() && end != stripped.len() {
         return Ok(Whole::NotCalls);
     }
-    let span = start..start + stripped.len();
+    let span = start..start + end;
     let mut recovered = Vec::new();
     for ((name, args), _) in calls {
         if allowed.contains(&name) {
@@ -66,21 +102,57 @@ pub fn recover_whole(
             )?);
         }
     }
+    if end != stripped.len() {
+        let tail = span.end;
+        tail_calls(&content[tail..], tail, allowed, profile, &mut recovered)?;
+    }
     Ok(match recovered.is_empty() {
         true => Whole::Reserved,
         false => Whole::Calls(recovered),
     })
 }
 
+/// The calls of the text after a leading list, which starts at `offset` of the content,
+/// appended to `calls`: the scan `salvage` runs on a reply, on that text alone.
+fn tail_calls(
+    tail: &[u8],
+    offset: usize,
+    allowed: &Allowlist,
+    profile: Profile,
+    calls: &mut Vec<Call>,
+) -> Result<(), SalvageError> {
+    if !super::super::probe::has_marker(tail, profile) {
+        return Ok(());
+    }
+    // The tail does not begin the reply, and the list before it shows that the reply did
+    // not begin with reasoning.
+    let beginning = Beginning {
+        whole_content: false,
+        unopened_think: false,
+        marker_before: false,
+    };
+    for (span, dialect, found) in super::super::scan::scan(tail, beginning, allowed, profile)? {
+        let position = calls.len();
+        let call = Call::build(
+            Value::Str(found.name),
+            found.args,
+            span,
+            (dialect, position),
+            profile,
+        )?;
+        calls.push(call.shifted(offset));
+    }
+    Ok(())
+}
+
 /// Whether more text could still make `text` (stripped at the start, beginning with `[`)
-/// a whole-content list of calls: it reads whole so far (a complete list may be followed
-/// by more text), or it is a prefix of one as far as a quick look can tell: `[`, then
-/// space, then a name whose `(` has not been contradicted. A list that reads and is
-/// followed by anything but space never becomes one.
+/// a whole-content list of calls: it reads so far (a list followed by any text is one: the
+/// text is scanned after it), or it is a prefix of one as far as a quick look can tell:
+/// `[`, then space, then a name whose `(` has not been contradicted.
 pub fn may_become_whole(text: &[u8]) -> bool {
-    let reader = Reader(text);
-    if let Some((_, end)) = reader.calls(0) {
-        return reader.space(end) == text.len();
+    let reader = Reader::new(text);
+    if reader.calls(0).is_some() {
+        return true;
     }
     let at = reader.space(1);
     if at == text.len() || text[at] == b']' {
@@ -95,46 +167,75 @@ pub fn may_become_whole(text: &[u8]) -> bool {
     }
 }
 
-/// Adds a candidate for every call of every wrapped list.
+/// Adds a candidate for every call of every wrapped body.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
     let text = payloads.text();
-    for (open, close) in WRAPPERS {
-        for block in Blocks::new(text, open, close, super::token::any) {
+    for (open, close, body) in WRAPPERS {
+        let accept = match body {
+            Body::Lines => olmo_body,
+            Body::List | Body::ListOrJson => super::token::any,
+        };
+        for block in Blocks::new(text, open, close, accept) {
             if !block.closed {
-                out.push(Candidate {
-                    span: block.span,
-                    dialect: Dialect::Pythonic,
-                    found: None,
-                });
+                // Its closer may still come in a streamed reply.
+                payloads.reaches_end(block.span.start);
+                out.push(rejected(block.span));
                 continue;
             }
-            let body = super::token::trimmed(text, block.body.clone());
-            push_list(payloads, &text[..body.end], body.start, block.span, out);
+            let inner = trimmed(text, block.body.clone());
+            let reader = Reader::new(&text[..inner.end]);
+            let read = match body {
+                Body::Lines => reader.lines(inner.start),
+                Body::List | Body::ListOrJson => reader.calls(inner.start),
+            };
+            match read {
+                Some((calls, end)) if end == inner.end && !calls.is_empty() => {
+                    push_calls(payloads, calls, block.span, out);
+                }
+                _ if body == Body::ListOrJson && text.get(inner.start) == Some(&b'[') => {
+                    push_json(payloads, inner, block.span, out);
+                }
+                _ => out.push(rejected(block.span)),
+            }
         }
     }
 }
 
-/// The calls of the list at `start` of `text` (which must end with it), each its own
-/// candidate (the first from the start of `span`, the last to its end), as `call_array`
-/// reads a JSON list; one rejected candidate for `span` when the list does not read whole.
-fn push_list(
+/// Whether an Olmo 3 `<function_calls>` body starting at `body` begins with a call, or
+/// the text ends before saying: other formats use the same tag (Claude's XML), and a tag
+/// in prose must not reserve the rest of the reply.
+fn olmo_body(text: &[u8], body: usize) -> bool {
+    let reader = Reader::new(text);
+    let at = reader.space(body);
+    if at == text.len() {
+        return true;
+    }
+    match reader.identifier(at) {
+        Some(end) => {
+            let after = reader.space(end);
+            after == text.len() || text[after] == b'('
+        }
+        None => false,
+    }
+}
+
+/// Whether `NAME(` starts at `at`, whitespace allowed before the name and before the
+/// parenthesis.
+fn starts_with_call(text: &[u8], at: usize) -> bool {
+    let reader = Reader::new(text);
+    reader
+        .identifier(reader.space(at))
+        .is_some_and(|end| reader.0.get(reader.space(end)) == Some(&b'('))
+}
+
+/// The calls read from a wrapper's body, each its own candidate (the first from the
+/// start of `span`, the last to its end), as `call_array` reads a JSON list.
+fn push_calls(
     payloads: &Payloads<'_>,
-    text: &[u8],
-    start: usize,
+    calls: Vec<Spanned>,
     span: Range<usize>,
     out: &mut Vec<Candidate>,
 ) {
-    let calls = match Reader(text).calls(start) {
-        Some((calls, end)) if end == text.len() && !calls.is_empty() => calls,
-        _ => {
-            out.push(Candidate {
-                span,
-                dialect: Dialect::Pythonic,
-                found: None,
-            });
-            return;
-        }
-    };
     let last = calls.len() - 1;
     for (k, ((name, args), call)) in calls.into_iter().enumerate() {
         let from = if k == 0 { span.start } else { call.start };
@@ -147,33 +248,101 @@ fn push_list(
     }
 }
 
+/// LFM2's JSON mode: the body at `inner` is a JSON array of call objects, read as
+/// `call_array` reads one; it must fill the body.
+fn push_json(
+    payloads: &Payloads<'_>,
+    inner: Range<usize>,
+    span: Range<usize>,
+    out: &mut Vec<Candidate>,
+) {
+    match call_array::read(payloads, span.start, inner.start, Dialect::Pythonic) {
+        Ok((mut read, end)) if end == inner.end => {
+            if let Some(last) = read.last_mut() {
+                last.span.end = span.end;
+            }
+            out.append(&mut read);
+        }
+        _ => out.push(rejected(span)),
+    }
+}
+
+fn rejected(span: Range<usize>) -> Candidate {
+    Candidate {
+        span,
+        dialect: Dialect::Pythonic,
+        found: None,
+    }
+}
+
 /// A call as read: its name and its keyword arguments as a dict.
 type Read = (PyStr, Value);
 
 /// A call as read and its span.
 type Spanned = (Read, Range<usize>);
 
-/// Reads Python literal syntax out of a byte string.
-struct Reader<'t>(&'t [u8]);
+/// Reads Python literal syntax out of a byte string, and remembers how far it looked, so
+/// a failure at the end of the text (a cut-off reply) can be told from a syntax error.
+struct Reader<'t>(&'t [u8], Cell<usize>);
 
-impl Reader<'_> {
+impl<'t> Reader<'t> {
+    fn new(text: &'t [u8]) -> Reader<'t> {
+        Reader(text, Cell::new(0))
+    }
+
+    /// The byte at `i`, noting that the reader looked there.
+    fn byte(&self, i: usize) -> Option<u8> {
+        self.touch(i);
+        self.0.get(i).copied()
+    }
+
+    /// Notes that the reader looked at offset `i`.
+    fn touch(&self, i: usize) {
+        if i > self.1.get() {
+            self.1.set(i);
+        }
+    }
+
+    /// Whether reading ran into the end of the text.
+    fn reached_end(&self) -> bool {
+        self.1.get() >= self.0.len()
+    }
+
     /// `[call, …]` at `i`: the calls with their spans, and the end of the list.
     fn calls(&self, i: usize) -> Option<(Vec<Spanned>, usize)> {
         let mut i = self.expect(i, b'[')?;
         let mut calls = Vec::new();
         loop {
             i = self.space(i);
-            if self.0.get(i) == Some(&b']') {
+            if self.byte(i) == Some(b']') {
                 return Some((calls, i + 1));
             }
             let (call, end) = self.call(i)?;
             calls.push((call, i..end));
             i = self.space(end);
-            match *self.0.get(i)? {
+            match self.byte(i)? {
                 b',' => i += 1,
                 b']' => return Some((calls, i + 1)),
                 _ => return None,
             }
+        }
+    }
+
+    /// Calls one per line from `i` to the end of the text (Olmo 3's body): each call
+    /// after the first starts on a new line.
+    fn lines(&self, mut i: usize) -> Option<(Vec<Spanned>, usize)> {
+        let mut calls = Vec::new();
+        loop {
+            let next = self.space(i);
+            if next == self.0.len() {
+                return Some((calls, next));
+            }
+            if !calls.is_empty() && !self.0[i..next].contains(&b'\n') {
+                return None;
+            }
+            let (call, end) = self.call(next)?;
+            calls.push((call, next..end));
+            i = end;
         }
     }
 
@@ -185,7 +354,7 @@ impl Reader<'_> {
         let mut args = Dict::default();
         loop {
             i = self.space(i);
-            if self.0.get(i) == Some(&b')') {
+            if self.byte(i) == Some(b')') {
                 return Some(((name, Value::Dict(args)), i + 1));
             }
             let key_end = self.identifier(i)?;
@@ -194,7 +363,7 @@ impl Reader<'_> {
             let (value, end) = self.value(eq, 0)?;
             args.insert(key, value);
             i = self.space(end);
-            match *self.0.get(i)? {
+            match self.byte(i)? {
                 b',' => i += 1,
                 b')' => return Some(((name, Value::Dict(args)), i + 1)),
                 _ => return None,
@@ -208,7 +377,7 @@ impl Reader<'_> {
             return None;
         }
         let i = self.space(i);
-        match *self.0.get(i)? {
+        match self.byte(i)? {
             b'[' => self.sequence(i + 1, b']', depth + 1),
             b'(' => self.sequence(i + 1, b')', depth + 1),
             b'{' => self.dict(i + 1, depth + 1),
@@ -226,13 +395,13 @@ impl Reader<'_> {
         let mut items = Vec::new();
         loop {
             i = self.space(i);
-            if self.0.get(i) == Some(&close) {
+            if self.byte(i) == Some(close) {
                 return Some((Value::List(items), i + 1));
             }
             let (value, end) = self.value(i, depth)?;
             items.push(value);
             i = self.space(end);
-            match *self.0.get(i)? {
+            match self.byte(i)? {
                 b',' => i += 1,
                 c if c == close => return Some((Value::List(items), i + 1)),
                 _ => return None,
@@ -245,7 +414,7 @@ impl Reader<'_> {
         let mut dict = Dict::default();
         loop {
             i = self.space(i);
-            if self.0.get(i) == Some(&b'}') {
+            if self.byte(i) == Some(b'}') {
                 return Some((Value::Dict(dict), i + 1));
             }
             let (Value::Str(key), key_end) = self.value(i, depth)? else {
@@ -255,7 +424,7 @@ impl Reader<'_> {
             let (value, end) = self.value(colon, depth)?;
             dict.insert(key, value);
             i = self.space(end);
-            match *self.0.get(i)? {
+            match self.byte(i)? {
                 b',' => i += 1,
                 b'}' => return Some((Value::Dict(dict), i + 1)),
                 _ => return None,
@@ -263,13 +432,13 @@ impl Reader<'_> {
         }
     }
 
-    /// `True`, `False` or `None` at `i`.
+    /// `True`, `False` or `None` at `i`, or JSON's `true`, `false` or `null`.
     fn constant(&self, i: usize) -> Option<(Value, usize)> {
         let end = self.identifier(i)?;
         let value = match &self.0[i..end] {
-            b"True" => Value::Bool(true),
-            b"False" => Value::Bool(false),
-            b"None" => Value::None,
+            b"True" | b"true" => Value::Bool(true),
+            b"False" | b"false" => Value::Bool(false),
+            b"None" | b"null" => Value::None,
             _ => return None,
         };
         Some((value, end))
@@ -283,6 +452,7 @@ impl Reader<'_> {
             .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'+' | b'-'))
             .count();
         let end = i + sign + len;
+        self.touch(end);
         let literal = std::str::from_utf8(&self.0[i + sign..end]).ok()?;
         let negative = self.0[i] == b'-';
         Some((number_value(literal, negative)?, end))
@@ -300,7 +470,7 @@ impl Reader<'_> {
         let mut j = i + delimiter.len();
         let mut out = PyStr::new();
         loop {
-            let &b = self.0.get(j)?;
+            let b = self.byte(j)?;
             if self.0[j..].starts_with(delimiter) {
                 return Some((Value::Str(out), j + delimiter.len()));
             }
@@ -308,6 +478,8 @@ impl Reader<'_> {
                 return None;
             }
             if b == b'\\' {
+                // An escape cut off by the end of the text is a cut-off string.
+                self.touch(j + 2);
                 j = escape(self.0, j, raw, &mut out)?;
                 continue;
             }
@@ -320,7 +492,7 @@ impl Reader<'_> {
     /// The end of the identifier at `i` (ASCII letters, digits and `_`, not starting with
     /// a digit).
     fn identifier(&self, i: usize) -> Option<usize> {
-        let first = *self.0.get(i)?;
+        let first = self.byte(i)?;
         if !(first.is_ascii_alphabetic() || first == b'_') {
             return None;
         }
@@ -328,12 +500,13 @@ impl Reader<'_> {
             .iter()
             .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
             .count();
+        self.touch(i + len);
         Some(i + len)
     }
 
     /// The end of `byte` at `i`.
     fn expect(&self, i: usize, byte: u8) -> Option<usize> {
-        (self.0.get(i) == Some(&byte)).then_some(i + 1)
+        (self.byte(i) == Some(byte)).then_some(i + 1)
     }
 
     /// The first offset at or after `i` that is not ASCII whitespace.
@@ -341,6 +514,7 @@ impl Reader<'_> {
         while self.0.get(i).is_some_and(u8::is_ascii_whitespace) {
             i += 1;
         }
+        self.touch(i);
         i
     }
 }
@@ -443,7 +617,7 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Option<Vec<(String, String)>> {
-        let (calls, end) = Reader(text.as_bytes()).calls(0)?;
+        let (calls, end) = Reader::new(text.as_bytes()).calls(0)?;
         (end == text.len()).then(|| {
             calls
                 .into_iter()
@@ -500,5 +674,125 @@ mod tests {
             assert_eq!(read(text), None, "{text}");
         }
         assert_eq!(read("[]"), Some(vec![]));
+    }
+
+    #[test]
+    fn json_literals_read_as_their_values() {
+        let calls = read("[f(a=true, b=false, c=null, d=[true])]").unwrap();
+        assert_eq!(
+            calls[0].1,
+            r#"{"a": true, "b": false, "c": null, "d": [true]}"#
+        );
+        assert_eq!(read("[f(a=TRUE)]"), None);
+    }
+
+    #[test]
+    fn olmo_lines_need_a_newline_between_calls() {
+        let lines = |text: &str| {
+            Reader::new(text.as_bytes())
+                .lines(0)
+                .map(|(calls, _)| calls.len())
+        };
+        assert_eq!(lines("f(a=1)\n  g(b=\"x\")\n"), Some(2));
+        assert_eq!(lines("f(a=1) g(b=2)"), None);
+        assert_eq!(lines("f(a=1)\ng(b="), None);
+    }
+
+    #[test]
+    fn a_cut_off_list_is_told_from_a_syntax_error() {
+        for (text, cut) in [
+            (r#"[f(a="never closed"#, true),
+            (r#"[f(a="x", b=[1, 2"#, true),
+            (r#"[f(a="x\"#, true),
+            ("[f(a=12", true),
+            ("[f(a=b) and more", false),
+            ("[1] See the docs", false),
+            ("[f(a=1)] tail", false),
+        ] {
+            let reader = Reader::new(text.as_bytes());
+            let failed = reader.calls(0).is_none();
+            assert_eq!(failed && reader.reached_end(), cut, "{text}");
+        }
+    }
+
+    /// The calls of `scan` over `text`, and the span of every candidate.
+    fn scanned(text: &str) -> (Vec<(String, String)>, Vec<Range<usize>>) {
+        let tools = Allowlist::new(["get_weather", "search"]);
+        let masked = crate::salvage::fence::Masked::with_ranges(text.as_bytes(), Vec::new());
+        let payloads = Payloads::new(&masked, &tools, Profile::Strict);
+        let mut out = Vec::new();
+        scan(&payloads, &mut out);
+        let spans = out.iter().map(|c| c.span.clone()).collect();
+        let calls = out
+            .into_iter()
+            .filter_map(|c| c.found)
+            .map(|f| (f.name.to_string(), crate::py::json::dumps(&f.args).unwrap()))
+            .collect();
+        (calls, spans)
+    }
+
+    #[test]
+    fn wrappers_lfm2_json_and_olmo_lines() {
+        let (calls, _) = scanned(
+            r#"<|tool_call_start|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]<|tool_call_end|>"#,
+        );
+        assert_eq!(
+            calls,
+            [("get_weather".into(), r#"{"city": "Paris"}"#.into())]
+        );
+        let (calls, _) = scanned(
+            "<function_calls>get_weather(city=\"Paris\")\nsearch(q=\"x\", n=null)</function_calls>",
+        );
+        assert_eq!(calls.len(), 2);
+        // Claude's XML under the same tag is not Olmo's, and reserves nothing.
+        let (calls, spans) = scanned("<function_calls><invoke name=\"search\">");
+        assert!(calls.is_empty() && spans.is_empty());
+        // JSON is LFM2's only: Llama 4's tokens hold a pythonic list.
+        let (calls, spans) =
+            scanned(r#"<|python_start|>[{"name": "search", "arguments": {}}]<|python_end|>"#);
+        assert!(calls.is_empty());
+        assert_eq!(spans.len(), 1);
+    }
+
+    #[test]
+    fn many_openers_without_a_closer_take_one_pass() {
+        for opener in [
+            "<function_calls>f(",
+            "<|tool_call_start|>[",
+            "<|python_start|>[",
+        ] {
+            let text = opener.repeat(50_000);
+            let (calls, spans) = scanned(&text);
+            assert!(calls.is_empty());
+            assert_eq!(
+                spans,
+                vec![Range {
+                    start: 0,
+                    end: text.len()
+                }],
+                "{opener}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_leading_list_then_text_scanned_as_a_reply() {
+        let tools = Allowlist::new(["get_weather", "search"]);
+        let text = "[get_weather(city=\"Antwerp\")]Checking.\n<tool_call>{\"name\": \"search\", \"arguments\": {}}</tool_call>";
+        let Whole::Calls(calls) = recover_whole(text.as_bytes(), &tools, Profile::Strict).unwrap()
+        else {
+            panic!("no calls");
+        };
+        let names: Vec<_> = calls.iter().map(|c| c.name_str().unwrap()).collect();
+        assert_eq!(names, ["get_weather", "search"]);
+        assert_eq!(
+            &text[calls[1].span().clone()],
+            &text[text.find('<').unwrap()..]
+        );
+        let cut = "[search(q=\"<function=get_weather>{}</function>";
+        assert!(matches!(
+            recover_whole(cut.as_bytes(), &tools, Profile::Strict).unwrap(),
+            Whole::Reserved
+        ));
     }
 }

@@ -13,7 +13,7 @@ use super::super::payload::{ObjectAt, Payloads};
 use super::super::span::{Candidate, Found};
 use super::super::text::{cp_at, is_name_char, match_folded, skip_space, word_boundary_before};
 use super::Dialect;
-use crate::py::PyStr;
+use crate::py::{PyStr, unicode};
 
 /// Adds a candidate for every ReAct step whose input is a JSON object.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
@@ -73,9 +73,12 @@ fn step_at(text: &[u8], start: usize) -> Option<(std::ops::Range<usize>, usize)>
 }
 
 /// Whether the text from `start` to its end could still become a step: what is there
-/// matches `Action\s*:\s*NAME\s*Action\s*Input\s*:` as far as it goes (a streamed reply
-/// may complete it).
+/// matches `Action\s*:\s*NAME` as far as it goes, and too little follows the name to
+/// rule out `Action\s*Input\s*:` (which backtracking may also find inside the name, as
+/// in `searchAction Input:`). A streamed reply may complete it.
 fn step_may_go_on(text: &[u8], start: usize) -> bool {
+    /// More than `Action Input:` without its spaces.
+    const MARKER: usize = 16;
     let Some(after_word) = match_folded(text, start, b"action") else {
         return false;
     };
@@ -92,29 +95,17 @@ fn step_may_go_on(text: &[u8], start: usize) -> bool {
         }
         i += len;
     }
-    i == text.len() || marker_may_go_on(text, i)
-}
-
-/// Whether the text from `i` to its end is a prefix of `\s*Action\s*Input\s*:`.
-fn marker_may_go_on(text: &[u8], i: usize) -> bool {
-    let mut i = skip_space(text, i);
-    for word in [b"action".as_slice(), b"input"] {
-        if i == text.len() {
-            return true;
+    let mut seen = 0;
+    while let Some((cp, len)) = cp_at(text, i) {
+        if !unicode::is_space(cp) {
+            seen += 1;
+            if seen == MARKER {
+                return false;
+            }
         }
-        match match_folded(text, i, word) {
-            Some(end) => i = skip_space(text, end),
-            None => return folded_prefix(&text[i..], word),
-        }
+        i += len;
     }
-    i == text.len()
-}
-
-/// Whether `rest` is a proper prefix of the ASCII `word`, ASCII case folded (the folds
-/// `re.I` adds are non-ASCII and never cut a word short in practice: a reply cut inside
-/// one is held by the stream's tail anyway).
-fn folded_prefix(rest: &[u8], word: &[u8]) -> bool {
-    rest.len() < word.len() && rest.eq_ignore_ascii_case(&word[..rest.len()])
+    true
 }
 
 /// Matches `\s*Action\s*Input\s*:` at `i`, returning its end.

@@ -9,8 +9,9 @@
 //!
 //! Under `strict` and `portable` the path also reads Llama 3.x's JSON (`llama_json`):
 //! `{"name", "parameters"}`, and several such objects separated by `;` (or whitespace),
-//! as Llama 3.1–3.3's model cards write calls; and a JSON object or list that makes no
-//! call reserves the whole reply, so a call quoted in its strings never runs.
+//! as Llama 3.1–3.3's model cards write calls (an object that also has a `description` is
+//! a tool definition, not a call); and a JSON object or list that makes no call reserves
+//! the whole reply, so a call quoted in its strings never runs.
 
 use std::ops::Range;
 
@@ -27,8 +28,9 @@ pub enum Whole {
     /// The content is a call payload: these calls, nothing else is scanned.
     Calls(Vec<Call>),
     /// Under `strict` and `portable`: the content is a JSON object or list that makes no
-    /// call (every call rejected, or none written), or a JSON value nested past strict's
-    /// bound; it is reserved whole, so nothing quoted in it runs.
+    /// call (every call rejected, or none written), a JSON value nested past strict's
+    /// bound, or one the reply ends inside; it is reserved whole, so nothing quoted in it
+    /// runs.
     Reserved,
     /// Not a call payload: go on to the embedded dialects.
     NotCalls,
@@ -67,6 +69,15 @@ pub fn recover(
     let entries = match decode(stripped, profile) {
         Ok(Some(entries)) => entries,
         Ok(None) => return Ok(Whole::NotCalls),
+        // Cut off by the end of the reply: under `strict` and `portable` the payload was
+        // being written, and a call quoted in the string it was cut in must not run (G4).
+        Err(DecodeError::Syntax { msg, pos })
+            if !profile.is_faithful()
+                && msg != "Extra data"
+                && (pos >= stripped.len() || msg.starts_with("Unterminated string")) =>
+        {
+            return Ok(Whole::Reserved);
+        }
         Err(DecodeError::Syntax { .. }) => return Ok(Whole::NotCalls),
         // Too deep for strict's bound: the reply is a JSON payload strict will not read, so
         // it is reserved whole rather than scanned for markers quoted inside its strings.
@@ -208,6 +219,12 @@ fn calls_from_entries(
             continue;
         }
         let (args, dialect) = arguments(&mut dict, profile);
+        if dialect == Dialect::LlamaJson && dict.contains_key("description".as_bytes()) {
+            // `{"name", "description", "parameters"}` is how a tool is defined, not
+            // called: a model asked to describe its tools writes it, and its "arguments"
+            // would be the tool's schema.
+            continue;
+        }
         calls.push(Call::build(
             name,
             args,
@@ -233,5 +250,57 @@ fn arguments(dict: &mut crate::py::Dict, profile: Profile) -> (Value, Dialect) {
     match dict.swap_remove("parameters".as_bytes()) {
         Some(args) if !profile.is_faithful() => (args, Dialect::LlamaJson),
         _ => (Value::Dict(Default::default()), Dialect::WholeJson),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str, profile: Profile) -> Option<Vec<String>> {
+        let tools = Allowlist::new(["get_weather", "search"]);
+        match recover(text.as_bytes(), &tools, profile).unwrap() {
+            Whole::Calls(calls) => Some(
+                calls
+                    .iter()
+                    .map(|c| format!("{} {}", c.name_str().unwrap(), c.arguments()))
+                    .collect(),
+            ),
+            Whole::Reserved => Some(Vec::new()),
+            Whole::NotCalls => None,
+        }
+    }
+
+    #[test]
+    fn a_tool_definition_is_not_a_llama_call() {
+        let definition = r#"{"name": "get_weather", "description": "Weather.", "parameters": {"city": "string"}}"#;
+        assert_eq!(names(definition, Profile::Strict), Some(vec![]));
+        assert_eq!(
+            names(definition, Profile::PraisonAi),
+            Some(vec!["get_weather {}".to_owned()])
+        );
+        let call = r#"{"name": "get_weather", "parameters": {"city": "Oslo"}}; {"name": "search"}"#;
+        assert_eq!(
+            names(call, Profile::Strict),
+            Some(vec![
+                r#"get_weather {"city": "Oslo"}"#.to_owned(),
+                "search {}".to_owned()
+            ])
+        );
+    }
+
+    #[test]
+    fn a_reply_cut_inside_the_payload_is_reserved() {
+        for cut in [
+            r#"{"name": "search", "parameters": {"q": "<function=get_weather>{}</function>"#,
+            r#"{"name": "search", "parameters": {"q": "x"}"#,
+            r#"[{"name": "search", "arguments": {}}, "#,
+        ] {
+            assert_eq!(names(cut, Profile::Strict), Some(vec![]), "{cut}");
+            assert_eq!(names(cut, Profile::PraisonAi), None, "{cut}");
+        }
+        // A syntax error before the end is not a cut payload: the reply falls through.
+        assert_eq!(names(r#"{ <tool_call>"#, Profile::Strict), None);
+        assert_eq!(names(r#"{"name": "search"}; 42"#, Profile::Strict), None);
     }
 }

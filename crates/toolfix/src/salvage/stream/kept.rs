@@ -68,7 +68,7 @@ impl Kept {
             base,
             beginning,
             emitted: 0,
-            probed: false,
+            probed: beginning.marker_before,
             looked_at: 0,
             fruitless: 0,
             wait_until: 0,
@@ -110,8 +110,7 @@ impl Kept {
         let calls = super::super::salvage_text(&self.text, self.beginning, request)?;
         Ok(calls
             .into_iter()
-            .enumerate()
-            .map(|(k, call)| call.renumbered(self.emitted + k))
+            .map(|call| call.renumbered(self.emitted))
             .collect())
     }
 
@@ -127,7 +126,8 @@ impl Kept {
                 candidates: Vec::new(),
                 open: None,
                 hidden: Vec::new(),
-                think_decided: true,
+                think_marker: Some(0),
+                first_start: None,
             }),
         };
         let Ok(mut scanned) = scanned else {
@@ -140,17 +140,18 @@ impl Kept {
             .into_iter()
             .max()
             .unwrap_or(0);
-        let limit = settled
-            .limit
-            .min(tail::held_from(&self.text, tail_from))
-            .max(self.shown);
+        let limit = outside_hidden(
+            settled.limit.min(tail::held_from(&self.text, tail_from)),
+            &scanned.hidden,
+        )
+        .max(self.shown);
         for candidate in &scanned.candidates[..settled.count] {
             self.give(candidate, request, on);
         }
         let limit = limit.max(self.shown);
         show(false, &self.text[self.shown..limit], on);
         self.shown = limit;
-        self.forget(limit, scanned.think_decided);
+        self.forget(limit, scanned.think_marker);
     }
 
     /// Gives out a settled candidate: the text before it and its call, when it is one.
@@ -182,24 +183,27 @@ impl Kept {
         self.shown = span.end;
     }
 
-    /// Forgets `text[..at]` (shown and settled), keeping the code point before `at` for
-    /// `\b`.
-    fn forget(&mut self, at: usize, think_decided: bool) {
-        let keep = self.text[..at]
-            .iter()
-            .rposition(|&b| b & 0xC0 != 0x80)
-            .unwrap_or(at);
-        if keep == 0 {
+    /// Forgets `text[..at]` (shown and settled), keeping in place of the code point before
+    /// `at` a stand-in that `\b` reads the same (`stand_in`).
+    fn forget(&mut self, at: usize, think_marker: Option<usize>) {
+        let Some(last) = self.text[..at].iter().rposition(|&b| b & 0xC0 != 0x80) else {
+            return;
+        };
+        if at <= 1 {
             return;
         }
-        self.text.drain(..keep);
-        self.base += keep;
-        self.shown -= keep;
-        self.looked_at = self.looked_at.saturating_sub(keep);
-        self.wait_until = self.wait_until.saturating_sub(keep);
+        let before = stand_in(&self.text[last..at]);
+        let dropped = at - 1;
+        self.text.drain(..dropped);
+        self.text[0] = before;
+        self.base += dropped;
+        self.shown -= dropped;
+        self.looked_at = self.looked_at.saturating_sub(dropped);
+        self.wait_until = self.wait_until.saturating_sub(dropped);
         self.beginning = Beginning {
             whole_content: false,
-            unopened_think: self.beginning.unopened_think && !think_decided,
+            unopened_think: self.beginning.unopened_think && !think_marker.is_some_and(|m| m < at),
+            marker_before: self.probed,
         };
     }
 
@@ -251,12 +255,14 @@ struct Settled {
 impl Settled {
     /// The candidates that start before the earliest open structure (and the one it lies
     /// in, whose end then settles it); none while the reply has not said whether it
-    /// began with reasoning, or while the probe has not passed.
+    /// began with reasoning (by a marker before the open structure, which cannot turn
+    /// into text), or while the probe has not passed.
     fn of(scanned: &Scanned, probed: bool) -> Settled {
         let candidates = &scanned.candidates;
         let open = scanned.open.unwrap_or(usize::MAX);
-        if !scanned.think_decided || !probed {
-            let first = candidates.first().map_or(usize::MAX, |c| c.span.start);
+        let think_decided = scanned.think_marker.is_some_and(|m| m < open);
+        if !think_decided || !probed {
+            let first = scanned.first_start.unwrap_or(usize::MAX);
             return Settled {
                 count: 0,
                 limit: open.min(first),
@@ -289,6 +295,15 @@ impl Settled {
     }
 }
 
+/// `at`, or the start of the hidden range (fence, reasoning) it falls inside: the kept
+/// text must begin outside them, or what follows would be read without its fence.
+fn outside_hidden(at: usize, hidden: &[std::ops::Range<usize>]) -> usize {
+    hidden
+        .iter()
+        .find(|r| r.start < at && at < r.end)
+        .map_or(at, |r| r.start)
+}
+
 /// The end of the last hidden range that is closed, before the earliest open structure.
 fn last_closed(scanned: &Scanned) -> usize {
     let open = scanned.open.unwrap_or(usize::MAX);
@@ -299,6 +314,15 @@ fn last_closed(scanned: &Scanned) -> usize {
         .map(|r| r.end)
         .max()
         .unwrap_or(0)
+}
+
+/// One byte that stands for the settled code point `cp` before the kept text: `x` for a
+/// word character, a space for any other. Only `\b` reads the code point before a match;
+/// the code point itself (a backtick, a `<`) must not join what follows it into a fence
+/// run or a marker.
+pub fn stand_in(cp: &[u8]) -> u8 {
+    let word = cp_at(cp, 0).is_some_and(|(cp, _)| crate::py::unicode::is_word(cp));
+    if word { b'x' } else { b' ' }
 }
 
 /// The reasoning the text begins with, as whole-content salvage reads it.

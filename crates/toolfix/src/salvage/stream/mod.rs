@@ -213,8 +213,13 @@ impl<'t> Stream<'t> {
         from: usize,
         on: &mut impl FnMut(Event<'_>),
     ) -> State {
+        // The code point before the match, as a one-byte stand-in that `\b` reads alike.
+        let before = match before.is_empty() {
+            true => Vec::new(),
+            false => vec![kept::stand_in(before)],
+        };
         let base = from - before.len();
-        let mut kept = Kept::new(before.to_vec(), before.len(), base, Beginning::AFTER_PROSE);
+        let mut kept = Kept::new(before.clone(), before.len(), base, Beginning::AFTER_PROSE);
         for part in parts {
             match self.echo {
                 true => kept.text.extend_from_slice(part),
@@ -379,6 +384,38 @@ mod tests {
                         compare(reply, &[i, j], profile);
                     }
                 }
+            }
+        }
+    }
+
+    /// Replies in the formats of `llama_json`, `pythonic`, `mistral`, `granite` and
+    /// `phi4`, where structures stay open until their JSON, token or line says more.
+    const JSON_FAMILY_REPLIES: [&str; 12] = [
+        "[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Rome\"}search[ARGS]{} and more",
+        "ok [TOOL_CALLS]a[CALL_ID]x1y2z3w4v[ARGS]{\"k\": 1}[TOOL_CALLS]search{\"q\": \"]\"}",
+        "[THINK]no [TOOL_CALLS]a[ARGS]{}[/THINK][TOOL_CALLS][{\"name\": \"a\", \"arguments\": {}}] x",
+        "<think>t</think><|tool_call|>[{\"name\": \"a\", \"arguments\": {}}] y",
+        "<|tool_call|>{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"search\"}<|/tool_call|> z",
+        "<|tool_call|>[{\"name\": \"a\"}]<|/tool_call|><|tool_call|>[{\"name\": \"search\"}]",
+        "functools[{\"name\": \"a\", \"arguments\": {\"p\": \"x[0]\"}}] done",
+        "Checking.<function_calls>get_weather(city=\"Oslo\")\nsearch(q=null)</function_calls> ok",
+        "<think>m <|tool_call_start|>[a()]<|tool_call_end|></think><|tool_call_start|>[search(q='x')]<|tool_call_end|>",
+        "[get_weather(city=\"Ghent\")]Checking. <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>",
+        "{\"name\": \"a\", \"parameters\": {}}; {\"name\": \"search\", \"parameters\": {\"q\": 1}}",
+        "<|python_tag|>{\"name\": \"a\", \"parameters\": {}}; {\"name\": \"search\", \"parameters\": {}}",
+    ];
+
+    #[test]
+    fn json_family_replies_stream_as_batch() {
+        for reply in JSON_FAMILY_REPLIES {
+            let bounds: Vec<usize> = (0..=reply.len())
+                .filter(|&i| reply.is_char_boundary(i))
+                .collect();
+            for profile in Profile::ALL {
+                for &i in &bounds {
+                    compare(reply, &[i], profile);
+                }
+                compare(reply, &bounds[1..bounds.len() - 1], profile);
             }
         }
     }

@@ -9,6 +9,10 @@
 
 use super::frontier;
 
+/// Markers with a `>` inside them, which the unterminated-tag rule does not hold when the
+/// cut falls after that `>`: the reasoning openers of Gemma 4 and gpt-oss.
+const INNER_CLOSE: [&[u8]; 2] = [b"<|channel>thought", b"<|channel|>analysis<|message|>"];
+
 /// How far back an unterminated tag is looked for: longer than any token or name a
 /// dialect reads before its closing `>` or `]`.
 const REACH: usize = 512;
@@ -30,7 +34,16 @@ pub fn held_from(text: &[u8], from: usize) -> usize {
         .count();
     let fence_run = (run > 0).then_some(text.len() - run);
     let word = frontier::cut_word(text, from);
-    [tag, fence_run, word]
+    let marker = INNER_CLOSE
+        .iter()
+        .filter_map(|m| {
+            (1..m.len())
+                .rev()
+                .find(|&k| text[from..].ends_with(&m[..k]))
+        })
+        .map(|k| text.len() - k)
+        .min();
+    [tag, fence_run, word, marker]
         .into_iter()
         .flatten()
         .min()
@@ -53,5 +66,6 @@ mod tests {
         assert_eq!(held("an act"), "act");
         assert_eq!(held("plain."), "");
         assert_eq!(held("<function=get_wea"), "<function=get_wea");
+        assert_eq!(held("x <|channel>thou"), "<|channel>thou");
     }
 }
