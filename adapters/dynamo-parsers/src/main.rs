@@ -50,6 +50,8 @@ const PARSERS: &[Parser] = &[
     Parser { name: "deepseek_v3_1", dialects: &["deepseek"], unclosed_calls: false },
     // `…function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜>…` (DeepSeek V3, R1)
     Parser { name: "deepseek_v3", dialects: &["deepseek"], unclosed_calls: false },
+    // `<｜DSML｜function_calls><｜DSML｜invoke name="NAME">…` (DeepSeek V3.2)
+    Parser { name: "deepseek_v3_2", dialects: &["deepseek"], unclosed_calls: true },
     // `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>…` (Qwen3-Coder)
     Parser { name: "qwen3_coder", dialects: &["qwen_xml"], unclosed_calls: true },
     // `<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>…` (GLM-4.7)

@@ -48,6 +48,8 @@ const PARSERS: &[Parser] = &[
     Parser { name: "deepseek31", dialects: &["deepseek"], unclosed_calls: false },
     // `DeepSeekParser`: `…function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜>…` (V3)
     Parser { name: "deepseek", dialects: &["deepseek"], unclosed_calls: false },
+    // `DeepSeekDsmlParser::v32()`: `<｜DSML｜function_calls><｜DSML｜invoke name="NAME">…`
+    Parser { name: "deepseek32", dialects: &["deepseek"], unclosed_calls: false },
     // `QwenXmlParser`: `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>…`
     Parser { name: "qwen_xml", dialects: &["qwen_xml"], unclosed_calls: false },
     // `Glm4MoeParser::glm47()`: `<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>…`
