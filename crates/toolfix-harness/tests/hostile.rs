@@ -268,7 +268,6 @@ fn embedded_reference_passes_the_whole_suite() {
         "the embedded suite is the repository's"
     );
     assert!(!cases.is_empty());
-    let started = Instant::now();
     let report = conform(&Target::Reference, &cases, &Options::default(), &mut Quiet).unwrap();
     // A case the reference's declarations leave out under a profile (a policy it declares
     // otherwise, a dialect `praisonai` does not read) is skipped, not failed.
@@ -279,5 +278,4 @@ fn embedded_reference_passes_the_whole_suite() {
         .collect();
     assert!(failing.is_empty(), "{failing:#?}");
     assert!(report.results.len() >= cases.len());
-    assert!(started.elapsed() < BOUND, "{:?}", started.elapsed());
 }

@@ -8,7 +8,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use toolfix::salvage::{Allowlist, Request, salvage};
+use toolfix::salvage::{Allowlist, Event, Request, Stream, salvage};
 use toolfix::{Adapter, Profile};
 
 thread_local! {
@@ -128,6 +128,58 @@ fn salvaging_a_clean_reply_allocates_nothing() {
             }
         }
     }
+}
+
+/// Streaming prose allocates nothing either: chunks that hold no byte where a call, a
+/// fence or reasoning could begin are shown as they come and never stored. (A reply that
+/// opens with a digit is kept whole under `praisonai`, whose whole-content path may raise
+/// on a long integer; and fenced code is kept, since a call could follow the fence.)
+#[test]
+fn streaming_prose_allocates_nothing() {
+    let tools = Allowlist::new(["get_weather", "web_search", "get_time"]);
+    let replies = clean_replies();
+    for (k, reply) in replies.iter().enumerate() {
+        for profile in Profile::ALL {
+            let kept_whole = k == 3 || (profile.is_faithful() && (k == 1 || k == 2));
+            if kept_whole {
+                continue;
+            }
+            let chunks = chunks_of(reply, 64);
+            let ((), count) = allocations(|| {
+                let mut stream = Stream::new(&tools, Adapter::Ollama, profile);
+                let mut shown = 0;
+                let mut on = |event: Event<'_>| {
+                    if let Event::Text(text) = event {
+                        shown += text.as_bytes().len();
+                    }
+                };
+                for chunk in &chunks {
+                    stream.feed(*chunk, &mut on);
+                }
+                stream.finish(&mut on).expect("no error");
+                assert_eq!(shown, reply.len());
+            });
+            assert_eq!(
+                count, 0,
+                "{count} allocations under {profile} for reply {k}"
+            );
+        }
+    }
+}
+
+/// `text` in chunks of about `size` bytes, cut at character boundaries.
+fn chunks_of(text: &str, size: usize) -> Vec<&str> {
+    let mut chunks = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + size).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        chunks.push(&text[at..end]);
+        at = end;
+    }
+    chunks
 }
 
 #[test]

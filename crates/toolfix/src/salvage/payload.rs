@@ -158,7 +158,9 @@ impl<'a> Payloads<'a> {
         json::raw_decode(self.text(), pos, limits).map_err(|error| match error {
             // Cut short by the end of the text, it reaches the end (a streamed reply may
             // complete it: `tru` may become `true`).
-            DecodeError::Syntax { pos: at, .. } if !error.may_be_cut_short(len) => at.clamp(pos, len),
+            DecodeError::Syntax { pos: at, .. } if !error.may_be_cut_short(len) => {
+                at.clamp(pos, len)
+            }
             _ => len,
         })
     }

@@ -26,8 +26,10 @@ use super::fence::{self, Masked};
 use super::payload::Payloads;
 use super::reasoning::{self, merge, reasoning_ranges};
 use super::span::{self, Candidate};
+use super::text::cp_at;
 use super::{Allowlist, Beginning, SalvageError};
 use crate::profile::Profile;
+use crate::py::unicode::is_space;
 
 /// A selected call: its span in the original text, its dialect, what was found.
 pub type Selected = (Range<usize>, Dialect, span::Found);
@@ -153,22 +155,27 @@ fn first_start(candidates: &[Candidate]) -> Option<usize> {
 }
 
 /// How many bytes other than whitespace a token dialect reads, at most, after a marker
-/// before it knows whether a call begins there (a name, the tokens that follow it), or
-/// after a call before it knows where the call ends (a closing wrapper, the next
-/// parameter, a Harmony end token).
-const LOOKAHEAD: usize = 320;
+/// before it knows whether a call begins there: a name (at most 256 bytes) and the tokens
+/// that follow it.
+const AFTER_MARKER: usize = 320;
+
+/// How many bytes other than whitespace a token dialect reads, at most, after a call
+/// before it knows where the call ends: a closing wrapper or section token, a Harmony end
+/// token (none is longer than 40 bytes).
+const AFTER_CALL: usize = 64;
 
 /// The earliest token structure near the end of `content` that more text could change:
-/// a token candidate with fewer than `LOOKAHEAD` bytes (not counting whitespace) after
-/// it, or a marker that close to the end that no candidate came from. (Payloads a
-/// dialect was still decoding at the end are reported by the dialect itself.)
+/// a token candidate with fewer than `AFTER_CALL` bytes (not counting whitespace) after
+/// it, or a marker with fewer than `AFTER_MARKER` after it that no candidate came from.
+/// (Payloads a dialect was still decoding at the end are reported by the dialect itself.)
 fn token_open(content: &[u8], tokens: &[Candidate], hidden: &[Range<usize>]) -> Option<usize> {
-    let near = near_end(content);
+    let call_near = near_end(content, AFTER_CALL);
     let candidate = tokens
         .iter()
-        .filter(|c| c.span.end >= near)
+        .filter(|c| c.span.end >= call_near)
         .map(|c| c.span.start)
         .min();
+    let near = near_end(content, AFTER_MARKER);
     let inside = |at: usize| tokens.iter().any(|c| c.span.start < at && at < c.span.end);
     let marker = dialect::TOKEN_OPENERS
         .iter()
@@ -178,15 +185,23 @@ fn token_open(content: &[u8], tokens: &[Candidate], hidden: &[Range<usize>]) -> 
     earliest([candidate, marker])
 }
 
-/// The offset after which fewer than `LOOKAHEAD` bytes of `content` are not whitespace.
-fn near_end(content: &[u8]) -> usize {
+/// The offset after which fewer than `bytes` bytes of `content` are not whitespace
+/// (`str.isspace`, which the dialects skip).
+fn near_end(content: &[u8], bytes: usize) -> usize {
     let mut seen = 0;
-    for (i, b) in content.iter().enumerate().rev() {
-        if !b.is_ascii_whitespace() {
-            seen += 1;
-            if seen == LOOKAHEAD {
-                return i;
+    for i in (0..content.len()).rev() {
+        if content[i] & 0xC0 == 0x80 {
+            continue;
+        }
+        match cp_at(content, i) {
+            Some((cp, _)) if is_space(cp) => {}
+            Some((_, len)) => {
+                seen += len;
+                if seen >= bytes {
+                    return i;
+                }
             }
+            None => {}
         }
     }
     0

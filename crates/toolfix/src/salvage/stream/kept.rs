@@ -202,7 +202,7 @@ impl Kept {
         self.wait_until = self.wait_until.saturating_sub(dropped);
         self.beginning = Beginning {
             whole_content: false,
-            unopened_think: self.beginning.unopened_think && !think_marker.is_some_and(|m| m < at),
+            unopened_think: self.beginning.unopened_think && think_marker.is_none_or(|m| m >= at),
             marker_before: self.probed,
         };
     }
