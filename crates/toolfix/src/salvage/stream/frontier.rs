@@ -64,7 +64,10 @@ pub fn scan(text: &[u8], from: usize) -> Scan {
     .min()
     .map(|i| from + i);
     let limit = tag.unwrap_or(text.len());
-    let words = [action_before(text, from, limit), recipient_before(text, from, limit)];
+    let words = [
+        action_before(text, from, limit),
+        recipient_before(text, from, limit),
+    ];
     let functools = tag.filter(|&t| text[t] == b'[').and_then(|t| {
         let start = t.checked_sub(b"functools".len())?;
         (start >= from && text[start..t].eq_ignore_ascii_case(b"functools")).then_some(start)
