@@ -124,9 +124,16 @@ impl Kept {
     /// whole reply gives after the calls already given.
     pub fn calls_at_end(&self, request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
         let calls = super::super::salvage_text(&self.text, self.beginning, request)?;
+        // The kept text may hold the start of a structure some of whose calls were given
+        // out already (they lie before `shown`); they come first.
+        let given = calls
+            .iter()
+            .take_while(|c| c.span().start < self.shown)
+            .count();
         Ok(calls
             .into_iter()
-            .map(|call| call.renumbered(self.emitted))
+            .skip(given)
+            .map(|call| call.renumbered(self.emitted - given))
             .collect())
     }
 
@@ -144,6 +151,7 @@ impl Kept {
                 hidden: Vec::new(),
                 think_marker: Some(0),
                 first_start: None,
+                structures: Vec::new(),
             }),
         };
         let Ok(mut scanned) = scanned else {
@@ -168,7 +176,16 @@ impl Kept {
         let limit = limit.max(self.shown);
         show(false, &self.text[self.shown..limit], on);
         self.shown = limit;
-        self.forget(limit, scanned.think_marker);
+        // A structure that holds several calls is read from its opening marker: keep it
+        // whole until all of it is settled.
+        let keep_from = scanned
+            .structures
+            .iter()
+            .filter(|r| r.start < limit && limit < r.end)
+            .map(|r| r.start)
+            .min()
+            .unwrap_or(limit);
+        self.forget(keep_from, scanned.think_marker);
     }
 
     /// Gives out a settled candidate: the text before it and its call, when it is one.
