@@ -384,20 +384,29 @@ mod tests {
         "a fact, an act, act\u{131}on: search Action Input: {}",
     ];
 
-    #[test]
-    fn every_single_and_double_cut_gives_the_batch_answer() {
-        for reply in REPLIES {
-            let bounds: Vec<usize> = (0..=reply.len())
-                .filter(|&i| reply.is_char_boundary(i))
-                .collect();
-            for profile in Profile::ALL {
-                for &i in &bounds {
-                    compare(reply, &[i], profile);
+    /// Streams `reply` cut once at every code point boundary, also a second time every
+    /// seventh boundary after the first when `twice`, and one code point per chunk.
+    fn every_cut(reply: &str, twice: bool) {
+        let bounds: Vec<usize> = (0..=reply.len())
+            .filter(|&i| reply.is_char_boundary(i))
+            .collect();
+        for profile in Profile::ALL {
+            for &i in &bounds {
+                compare(reply, &[i], profile);
+                if twice {
                     for &j in bounds.iter().filter(|&&j| j >= i).step_by(7) {
                         compare(reply, &[i, j], profile);
                     }
                 }
             }
+            compare(reply, &bounds[1..bounds.len() - 1], profile);
+        }
+    }
+
+    #[test]
+    fn every_single_and_double_cut_gives_the_batch_answer() {
+        for reply in REPLIES {
+            every_cut(reply, true);
         }
     }
 
@@ -421,27 +430,7 @@ mod tests {
     #[test]
     fn json_family_replies_stream_as_batch() {
         for reply in JSON_FAMILY_REPLIES {
-            let bounds: Vec<usize> = (0..=reply.len())
-                .filter(|&i| reply.is_char_boundary(i))
-                .collect();
-            for profile in Profile::ALL {
-                for &i in &bounds {
-                    compare(reply, &[i], profile);
-                }
-                compare(reply, &bounds[1..bounds.len() - 1], profile);
-            }
-        }
-    }
-
-    #[test]
-    fn one_code_point_per_chunk() {
-        for reply in REPLIES {
-            let cuts: Vec<usize> = (1..reply.len())
-                .filter(|&i| reply.is_char_boundary(i))
-                .collect();
-            for profile in Profile::ALL {
-                compare(reply, &cuts, profile);
-            }
+            every_cut(reply, false);
         }
     }
 }
