@@ -10,13 +10,12 @@
 //! iteration, an extra prompt for the final answer before that call, and the loop's own
 //! summary after it.
 
-use super::args::{self, Parsed};
 use super::calls::FoundCall;
 use super::summary;
-use super::tools::{self, Path, Ran};
+use super::tools::{Path, Ran};
 use super::{
-    Ctx, Failure, Flow, MAX_ITERATIONS, MAX_TOOL_CALLS, Message, Purpose, Reply, answered, escaped,
-    prompts, strip_py, wrap_up_answer,
+    Ctx, Failure, Flow, MAX_ITERATIONS, MAX_TOOL_CALLS, Message, Purpose, Reply, answered, prompts,
+    strip_py, wrap_up_answer,
 };
 use crate::py::{PyStr, Value, str_of};
 
@@ -96,25 +95,11 @@ impl AsyncLoop {
         let room = MAX_TOOL_CALLS - ctx.tool_calls_run;
         let mut plan = Vec::new();
         for call in calls.iter().take(room) {
-            let arguments = match args::parse(call, ctx.ollama(), ctx.profile) {
-                Parsed::Value(value) => value,
-                Parsed::Failed => {
-                    plan.push(Planned::ParseError(call));
-                    continue;
-                }
-                Parsed::Escaped => return Err(escaped("ValueError", "arguments")),
+            let Some((_, ran)) = ctx.dispatch_call(Path::Async, call)? else {
+                plan.push(Planned::ParseError(call));
+                continue;
             };
-            let arguments = ctx.ollama_filter(&call.name, arguments);
-            let Value::Dict(dict) = &arguments else {
-                return Err(escaped("AttributeError", "arguments are not a dict"));
-            };
-            let result = match tools::run(
-                Path::Async,
-                ctx.registry,
-                &call.name,
-                dict,
-                &mut ctx.executed,
-            )? {
+            let result = match ran {
                 Ran::Result(result) => result,
                 Ran::Raised(message) => Value::dict([("error", Value::Str(message))]),
             };
@@ -158,12 +143,8 @@ impl AsyncLoop {
     }
 }
 
-/// `iteration_count += 1; continue`: the next iteration's call, or, past the limit, the
-/// end with the last reply's text as it stands.
+/// `iteration_count += 1; continue`: past the limit the end is the last reply's text as
+/// it stands.
 fn advance(ctx: &mut Ctx<'_>, response_text: &PyStr) -> Flow {
-    ctx.iteration += 1;
-    match ctx.iteration < MAX_ITERATIONS {
-        true => Flow::Call { offer_tools: true },
-        false => Flow::End(answered(response_text.clone())),
-    }
+    ctx.advance(|| answered(response_text.clone()))
 }

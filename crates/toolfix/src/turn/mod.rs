@@ -477,6 +477,37 @@ impl<'r> Ctx<'r> {
         )
     }
 
+    /// Reads one call's arguments (filtered on Ollama) and runs its body, as both loops of
+    /// praisonaiagents do: `None` when the arguments do not parse, else the arguments and
+    /// what the body did.
+    fn dispatch_call(
+        &mut self,
+        path: tools::Path,
+        call: &FoundCall,
+    ) -> Result<Option<(Value, tools::Ran)>, Failure> {
+        let arguments = match args::parse(call, self.ollama(), self.profile) {
+            args::Parsed::Value(value) => value,
+            args::Parsed::Failed => return Ok(None),
+            args::Parsed::Escaped => return Err(escaped("ValueError", "arguments")),
+        };
+        let arguments = self.ollama_filter(&call.name, arguments);
+        let Value::Dict(dict) = &arguments else {
+            return Err(escaped("AttributeError", "arguments are not a dict"));
+        };
+        let ran = tools::run(path, self.registry, &call.name, dict, &mut self.executed)?;
+        Ok(Some((arguments, ran)))
+    }
+
+    /// `iteration_count += 1; continue`: the next model call, or, past the iteration
+    /// limit, the end the loop gives (`last`).
+    fn advance(&mut self, last: impl FnOnce() -> Ending) -> Flow {
+        self.iteration += 1;
+        match self.iteration < MAX_ITERATIONS {
+            true => Flow::Call { offer_tools: true },
+            false => Flow::End(last()),
+        }
+    }
+
     /// The step-limit wrap-up: one more call, with no tools offered.
     fn wrap_up(&mut self) -> Flow {
         self.push(Message::user(prompts::STEP_LIMIT_WRAP_UP, Purpose::WrapUp));

@@ -90,9 +90,5 @@ impl StrictLoop {
 
 /// The next iteration's call, or, past the limit, the end with the last text stripped.
 fn advance(ctx: &mut Ctx<'_>, response_text: &PyStr) -> Flow {
-    ctx.iteration += 1;
-    match ctx.iteration < MAX_ITERATIONS {
-        true => Flow::Call { offer_tools: true },
-        false => Flow::End(answered(strip_py(response_text))),
-    }
+    ctx.advance(|| answered(strip_py(response_text)))
 }

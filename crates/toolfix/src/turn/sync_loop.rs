@@ -9,12 +9,11 @@
 //! than 50 characters that says "final answer" ends the turn, and on Ollama the loop's
 //! own summary of the results does from the second iteration on.
 
-use super::args::{self, Parsed};
 use super::summary;
 use super::tools::{self, Path, Ran};
 use super::{
-    Ctx, Ending, Failure, Flow, MAX_ITERATIONS, MAX_TOOL_CALLS, Raised, Reply, answered, escaped,
-    prompts, strip_py, wrap_up_answer,
+    Ctx, Ending, Failure, Flow, MAX_ITERATIONS, MAX_TOOL_CALLS, Raised, Reply, answered, prompts,
+    strip_py, wrap_up_answer,
 };
 use crate::py::unicode::lower;
 use crate::py::{PyStr, Value, str_of};
@@ -65,25 +64,11 @@ impl SyncLoop {
         let room = MAX_TOOL_CALLS - ctx.tool_calls_run;
         let mut should_continue = false;
         for call in calls.iter().take(room) {
-            let arguments = match args::parse(call, ctx.ollama(), ctx.profile) {
-                Parsed::Value(value) => value,
-                Parsed::Failed => {
-                    ctx.parse_error(call);
-                    continue;
-                }
-                Parsed::Escaped => return Err(escaped("ValueError", "arguments")),
+            let Some((arguments, ran)) = ctx.dispatch_call(Path::Sync, call)? else {
+                ctx.parse_error(call);
+                continue;
             };
-            let arguments = ctx.ollama_filter(&call.name, arguments);
-            let Value::Dict(dict) = &arguments else {
-                return Err(escaped("AttributeError", "arguments are not a dict"));
-            };
-            let result = match tools::run(
-                Path::Sync,
-                ctx.registry,
-                &call.name,
-                dict,
-                &mut ctx.executed,
-            )? {
+            let result = match ran {
                 Ran::Raised(message) => {
                     return Ok(Flow::End(Ending::Raised(Raised {
                         class: "ToolExecutionError",
@@ -123,13 +108,8 @@ impl SyncLoop {
     }
 }
 
-/// `iteration_count += 1; continue`: the next model call, or, past the iteration limit,
-/// the end with the last reply's text stripped (`response_text`, which the loop clears
-/// after answering calls).
+/// `iteration_count += 1; continue`: past the iteration limit the end is the last reply's
+/// text stripped (`response_text`, which the loop clears after answering calls).
 fn advance(ctx: &mut Ctx<'_>, response_text: &PyStr) -> Flow {
-    ctx.iteration += 1;
-    match ctx.iteration < MAX_ITERATIONS {
-        true => Flow::Call { offer_tools: true },
-        false => Flow::End(answered(strip_py(response_text))),
-    }
+    ctx.advance(|| answered(strip_py(response_text)))
 }
