@@ -48,7 +48,9 @@ fn stream(chunks: &[&str], tools: &Allowlist, profile: Profile) -> usize {
     for chunk in chunks {
         stream.feed(*chunk, &mut on);
     }
-    stream.finish(&mut on).expect("no error under these profiles");
+    stream
+        .finish(&mut on)
+        .expect("no error under these profiles");
     calls
 }
 
@@ -82,9 +84,15 @@ fn streaming(c: &mut Criterion) {
             });
             for size in CHUNKS {
                 let pieces = chunks(&text, size);
-                assert_eq!(stream(&pieces, &tools, profile), batch, "{group_name} {size}");
+                assert_eq!(
+                    stream(&pieces, &tools, profile),
+                    batch,
+                    "{group_name} {size}"
+                );
                 let id = BenchmarkId::new(format!("stream-{profile}"), format!("{size} B chunks"));
-                group.bench_function(id, |b| b.iter(|| stream(black_box(&pieces), &tools, profile)));
+                group.bench_function(id, |b| {
+                    b.iter(|| stream(black_box(&pieces), &tools, profile))
+                });
             }
         }
         group.finish();

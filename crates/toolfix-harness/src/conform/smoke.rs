@@ -138,6 +138,7 @@ fn case(id: String, op: &str, input: Value, dialects: &[&str], description: &str
                 level: Level::Must,
                 deviation: None,
                 rule: None,
+                accepted: Vec::new(),
             }),
             _ => None,
         })
