@@ -97,6 +97,13 @@ fn print_checks(report: &Report, checks: &[smoke::Check<'_>]) {
         if check.verdict == Verdict::Passed {
             continue;
         }
+        if check.verdict == Verdict::Skipped {
+            // Every form was skipped for the same reason (an undeclared op or dialect).
+            if let Some(message) = check.results.first().and_then(|r| r.message.as_ref()) {
+                println!("       {message}");
+            }
+            continue;
+        }
         for result in &check.results {
             let verdict = result.verdict(report.strict);
             if verdict == Verdict::Passed {
