@@ -355,6 +355,7 @@ mod tests {
             checks: expectation.rule,
             source: case.source.clone(),
             tags: Vec::new(),
+            dialects: Vec::new(),
             reproduce: None,
             stderr: String::new(),
             known: None,

@@ -58,6 +58,8 @@ pub struct CaseResult {
     pub source: String,
     /// The case's tags.
     pub tags: Vec<String>,
+    /// The salvage dialects the case needs (reports count results per dialect).
+    pub dialects: Vec<String>,
     /// A shell command that replays the case against the implementation.
     pub reproduce: Option<String>,
     /// What the implementation wrote to stderr while the case ran (the tail of it).

@@ -210,6 +210,7 @@ fn base(planned: &Planned<'_>, outcome: Outcome) -> CaseResult {
         checks: expectation.rule,
         source: case.source.clone(),
         tags: case.tags.clone(),
+        dialects: case.dialects.clone(),
         reproduce: None,
         stderr: String::new(),
         known: None,

@@ -83,6 +83,10 @@ fn case(result: &CaseResult) -> Value {
         ("kind", opt_str(result.kind().map(|k| k.name()))),
         ("source", Value::str(&result.source)),
         ("tags", strings(result.tags.iter().map(String::as_str))),
+        (
+            "dialects",
+            strings(result.dialects.iter().map(String::as_str)),
+        ),
         ("reproduce", opt_str(result.reproduce.as_deref())),
         ("stderr", Value::str(&result.stderr)),
         ("known", known),

@@ -121,6 +121,7 @@ fn case(fields: &Fields<'_>) -> Result<CaseResult, String> {
         },
         source: optional(fields, "source")?.unwrap_or_default(),
         tags: texts(fields, "tags")?,
+        dialects: texts(fields, "dialects")?,
         reproduce: optional(fields, "reproduce")?,
         stderr: fields.py_str("stderr")?.to_string(),
         known,
