@@ -131,6 +131,11 @@ fn forms(dialect: Dialect) -> &'static [Form] {
                 "array",
                 r#"[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
             ),
+            // SentencePiece tokenizers (v2 to v7) write a space after the token.
+            (
+                "array-after-a-space",
+                r#"[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
+            ),
         ],
         Dialect::QwenXml => &[(
             "qwen3-coder",
