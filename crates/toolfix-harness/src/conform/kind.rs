@@ -147,21 +147,34 @@ fn calls_kind(want: &[SeenCall], got: &[SeenCall]) -> Kind {
 }
 
 /// The rule a failing salvage output breaks when it may be another than the one its case
-/// checks (`docs/guarantees.md`). Whatever a case is about, a returned call to a name
-/// that was not offered breaks G2 (only an offered name can be called), and a returned
-/// call whose arguments are those of no accepted call of the same name breaks G4
-/// (arguments reach the tool as the model wrote them): a case about recovering a call
-/// (G7) whose answer is the call with its arguments cut is a G4 failure, and must be
-/// reported, and warned about, as one. `accepted` are the outputs the case allows (its
-/// expectation and its `accept` list). `None` when neither applies: the failure is the
-/// case's own.
-pub fn broken_rule(input: &Value, accepted: &[&Value], actual: &Value) -> Option<&'static Rule> {
+/// checks (`docs/guarantees.md`), given the rule the case checks:
+///
+/// * a returned call to a name that was not offered breaks G2 (only an offered name can
+///   be called), whatever the case is about;
+/// * a returned call whose arguments are those of no accepted call of the same name
+///   breaks G4 (arguments reach the tool as the model wrote them): a case about
+///   recovering a call (G7) whose answer is the call with its arguments cut is a G4
+///   failure, and must be reported, and warned about, as one;
+/// * an answer that only leaves out calls (every call it returns is one of an accepted
+///   answer, in that answer's order, and it returns fewer) runs nothing it should not, so
+///   on a case of a safety rule it breaks G7 (every well-formed call is recovered), not
+///   the safety rule: a parser that cannot read the call after a fenced example has not
+///   run the example.
+///
+/// `accepted` are the outputs the case allows (its expectation and its `accept` list).
+/// `None` when none of these applies: the failure is the case's own.
+pub fn broken_rule(
+    input: &Value,
+    accepted: &[&Value],
+    actual: &Value,
+    checks: &Rule,
+) -> Option<&'static Rule> {
     let got = semantic::calls_in(actual)?;
-    let wanted: Vec<SeenCall> = accepted
+    let answers: Vec<Vec<SeenCall>> = accepted
         .iter()
         .filter_map(|output| semantic::calls_in(output))
-        .flatten()
         .collect();
+    let wanted: Vec<&SeenCall> = answers.iter().flatten().collect();
     let offered = offered(input);
     let expected_name = |name: &Value| wanted.iter().any(|w| &w.name == name);
     let unoffered = |name: &Value| match name {
@@ -178,14 +191,30 @@ pub fn broken_rule(input: &Value, accepted: &[&Value], actual: &Value) -> Option
         let mut same_name = wanted.iter().filter(|w| w.name == g.name).peekable();
         same_name.peek().is_some() && !same_name.any(|w| same_value(&w.arguments, &g.arguments))
     });
-    altered.then(|| guarantee::find("G4")).flatten()
+    if altered {
+        return guarantee::find("G4");
+    }
+    let only_missing = answers
+        .iter()
+        .any(|answer| got.len() < answer.len() && is_subsequence(&got, answer));
+    (checks.safety && only_missing)
+        .then(|| guarantee::find("G7"))
+        .flatten()
+}
+
+/// Whether `part` is `whole` with some calls left out, the rest in order.
+fn is_subsequence(part: &[SeenCall], whole: &[SeenCall]) -> bool {
+    let mut rest = whole.iter();
+    part.iter()
+        .all(|call| rest.any(|w| w.name == call.name && same_value(&w.arguments, &call.arguments)))
 }
 
 /// What a failure filed under `rule` by [`broken_rule`] did, in a few words.
 pub fn why_broken(rule: &Rule) -> &'static str {
     match rule.id {
         "G2" => "a returned call names a tool that was not offered",
-        _ => "a returned call has arguments the model did not write",
+        "G4" => "a returned call has arguments the model did not write",
+        _ => "calls are missing, and nothing that should not run came back",
     }
 }
 
@@ -211,13 +240,18 @@ mod tests {
     const ONE: &str = r#"{"calls": [{"name": "a", "arguments": "{\"x\": 1}"}]}"#;
 
     fn broken(expected: &[&str], actual: &str) -> Option<&'static str> {
+        broken_checking("G7", expected, actual)
+    }
+
+    fn broken_checking(rule: &str, expected: &[&str], actual: &str) -> Option<&'static str> {
         let value = |t: &str| decode_line(t.as_bytes()).expect("JSON");
         let input = value(
             r#"{"content": "", "tools": ["a", "b", {"type": "function", "function": {"name": "c"}}], "adapter": "ollama"}"#,
         );
         let expected: Vec<Value> = expected.iter().map(|t| value(t)).collect();
         let accepted: Vec<&Value> = expected.iter().collect();
-        broken_rule(&input, &accepted, &value(actual)).map(|r| r.id)
+        let checks = guarantee::find(rule).expect("a rule");
+        broken_rule(&input, &accepted, &value(actual), checks).map(|r| r.id)
     }
 
     #[test]
@@ -258,6 +292,23 @@ mod tests {
         let other = r#"{"calls": [{"name": "b", "arguments": "{\"x\": 1}"}]}"#;
         assert_eq!(broken(&[ONE], other), None);
         assert_eq!(broken(&[ONE], r#"{"error": "ValueError: x"}"#), None);
+    }
+
+    #[test]
+    fn only_missing_calls_break_no_safety_rule() {
+        let none = r#"{"calls": null}"#;
+        let two = r#"{"calls": [{"name": "a", "arguments": "{\"x\": 1}"}, {"name": "b", "arguments": "{}"}]}"#;
+        let second = r#"{"calls": [{"name": "b", "arguments": "{}"}]}"#;
+        // A fence case whose call after the fence was not recovered: nothing ran that
+        // should not, so the failure is a missed call (G7), not a fence failure (G1).
+        assert_eq!(broken_checking("G1", &[ONE], none), Some("G7"));
+        assert_eq!(broken_checking("G4", &[none, two], second), Some("G7"));
+        // On a rule that is not about safety the case's rule stands.
+        assert_eq!(broken_checking("G5", &[two], second), None);
+        // Calls out of order are not a part of the answer.
+        let swapped = r#"{"calls": [{"name": "b", "arguments": "{}"}, {"name": "a", "arguments": "{\"x\": 1}"}]}"#;
+        let three = r#"{"calls": [{"name": "a", "arguments": "{\"x\": 1}"}, {"name": "b", "arguments": "{}"}, {"name": "c", "arguments": "{}"}]}"#;
+        assert_eq!(broken_checking("G1", &[three], swapped), None);
     }
 
     #[test]
