@@ -34,7 +34,7 @@ README = CORPUS / "README.md"
 sys.path.insert(0, str(ROOT / "adapters" / "praisonai"))
 from protocol_client import DriverProcess  # noqa: E402  (path set up just above)
 
-KEYS = {"style", "pattern", "tools", "adapter", "content"}
+KEYS = {"style", "pattern", "provenance", "tools", "adapter", "content"}
 ADAPTERS = {"ollama", "local", "default", "anthropic", "gemini"}
 COUNTS_BEGIN = "<!-- counts:begin (scripts/check_corpus_against_praisonai.py --update-readme) -->"
 COUNTS_END = "<!-- counts:end -->"
@@ -56,7 +56,7 @@ def load_item(path):
     unknown = sorted(set(item) - KEYS)
     if unknown:
         raise MalformedItem(f"unknown key(s) {unknown}")
-    for key in ("style", "pattern", "adapter", "content"):
+    for key in ("style", "pattern", "provenance", "adapter", "content"):
         if not isinstance(item.get(key), str):
             raise MalformedItem(f"missing or non-string `{key}`")
     for key in ("style", "pattern"):

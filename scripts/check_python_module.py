@@ -123,6 +123,37 @@ def salvage_both(content, tools, adapter):
     return outcome(real), outcome(ours)
 
 
+def stream_both(content, tools, adapter):
+    """(package, module) outcomes of salvaging one reply, the module streaming it in
+    chunks of 1 to 7 characters: the calls without their ids (a stream has not seen the
+    whole reply when it gives a call), and for the module also the text it showed, which
+    under profile praisonai is every chunk, as the package's streaming loop shows it."""
+    package = get_provider_adapter(adapter)
+
+    def strip_ids(calls):
+        return None if calls is None else [call["function"] for call in calls]
+
+    def real():
+        with AsIfModuleLevel():
+            return strip_ids(package.recover_tool_calls_from_text(content, tools)), content
+
+    def ours():
+        rng = random.Random(content)
+        with AsIfModuleLevel():
+            stream = toolfix.StreamSalvager(tools, adapter, "praisonai")
+            events, at = [], 0
+            while at < len(content):
+                step = rng.randint(1, 7)
+                events += stream.feed(content[at:at + step])
+                at += step
+            events += stream.finish()
+        calls = [payload["function"] for kind, payload in events if kind == "call"]
+        shown = "".join(payload for kind, payload in events if kind == "text")
+        return (calls or None), shown
+
+    return outcome(real), outcome(ours)
+
+
 def format_both(adapter, function_name, result, tool_call_id):
     """(package, module) outcomes of formatting one result."""
     package = get_provider_adapter(adapter)
@@ -190,6 +221,11 @@ def main(argv=None):
             differences.append((label, arguments, both))
         elif args.verbose:
             print(f"agree {label}")
+        if kind == "salvage" and isinstance(arguments[0], str) and arguments[1]:
+            streamed = stream_both(*arguments)
+            compared += 1
+            if not same(*streamed):
+                differences.append((f"{label} (streamed)", arguments, streamed))
     for label, arguments, (real, ours) in differences[:20]:
         print(f"DIFFERS {label}\n  input:   {arguments!r:.300}\n  package: {real!r:.300}\n"
               f"  module:  {ours!r:.300}")

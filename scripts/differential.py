@@ -22,8 +22,13 @@ Case i of op X with seed S is generated from its own Random("S/X/i"), so one
 case can be regenerated without the others.
 
 Answers are compared as JSON values, except that salvage ``{"error": S}``
-outputs compare only the exception class name (docs/protocol.md), and two
-``errored`` answers count as agreeing (their messages are free text).
+outputs compare only the exception class name (docs/protocol.md). An ``errored``
+answer (the implementation refused the input) agrees with another only in the
+families that generate malformed inputs on purpose (``REFUSED_ON_PURPOSE``);
+anywhere else two ``errored`` answers are counted apart and fail the run like a
+difference. ``--min-compared N`` fails the run when fewer
+than N cases were answered by both with an output, so a run that quietly sends
+nothing (an undeclared op, a broken generator) cannot pass.
 Standard library only.
 """
 
@@ -200,12 +205,19 @@ def comparable(answer, seq):
     return ("output", json.dumps(output, sort_keys=False, ensure_ascii=True))
 
 
-def judge(answers, seq):
+# The generator families whose inputs are malformed on purpose: refusing them (both
+# drivers answering ``errored``) is the agreement expected there, and only there.
+REFUSED_ON_PURPOSE = {("execute", "invalid_signature")}
+
+
+def judge(answers, seq, op, family):
     """The outcome of one case from both answers."""
     left, right = (comparable(answer, seq) for answer in answers)
     if left != right or left[0] in ("driver_failure", "answer for another seq", "malformed answer"):
         return "different"
-    return {"errored": "both errored", "skipped": "skipped"}.get(left[0], "same")
+    if left[0] == "errored":
+        return "same" if (op, family) in REFUSED_ON_PURPOSE else "both errored"
+    return "skipped" if left[0] == "skipped" else "same"
 
 
 class Tally:
@@ -1043,6 +1055,8 @@ def main(argv=None):
     parser.add_argument("--op", choices=OPS + ("all",), default="all")
     parser.add_argument("--count", type=int, default=200, help="cases per op (default 200)")
     parser.add_argument("--seed", default="0")
+    parser.add_argument("--min-compared", type=int, default=0,
+                        help="fail when fewer cases than this were answered by both with an output")
     parser.add_argument("--profile-check", action="store_true",
                         help="count handshake differences (profile, ops, dialects) as differences")
     parser.add_argument("--save-diffs", metavar="FILE", help="write differing cases as JSON lines")
@@ -1067,7 +1081,7 @@ def main(argv=None):
                 continue
             seq += 1
             answers = exchange_both(impls, {"cmd": "run", "seq": seq, "op": op, "input": inp})
-            outcome = judge([answers[impl.label] for impl in impls], seq)
+            outcome = judge([answers[impl.label] for impl in impls], seq, op, family)
             tally.add(op, family, outcome)
             if outcome == "different":
                 differences += 1
@@ -1093,8 +1107,13 @@ def main(argv=None):
     for impl in impls:
         if impl.restarts:
             print(f"{impl.label} was restarted {impl.restarts} time(s) after a crash or timeout")
-    print(f"{differences} difference(s)")
-    return 1 if differences else 0
+    both_errored = sum(counter["both errored"] for counter in tally.by_op.values())
+    compared = sum(counter["same"] + counter["different"] for counter in tally.by_op.values())
+    print(f"{differences} difference(s), {both_errored} case(s) both refused, {compared} compared")
+    if compared < args.min_compared:
+        print(f"only {compared} cases were compared; at least {args.min_compared} are required")
+        return 1
+    return 1 if differences or both_errored else 0
 
 
 if __name__ == "__main__":

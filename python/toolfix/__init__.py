@@ -5,7 +5,9 @@ Drop-in functions that behave exactly like the adapters of praisonaiagents 1.7.1
 (``"strict"``), computed by toolfix's Rust core in linear time:
 
 * :func:`recover_tool_calls_from_text` -- the tool calls a model wrote as text;
-* :func:`format_tool_result_message` -- the message the model reads after a tool ran.
+* :func:`format_tool_result_message` -- the message the model reads after a tool ran;
+* :class:`StreamSalvager` -- the same salvage on a reply streamed chunk by chunk: text to
+  show and each call as soon as no continuation could change it.
 
 A PraisonAI user can patch an adapter with them::
 
@@ -19,7 +21,12 @@ The ``toolfix`` command (``toolfix conform``, ``toolfix serve``, ...) is install
 the package; it is the same program as the one ``cargo install`` builds.
 """
 
-from toolfix._native import __version__, recover_tool_calls_from_text
+from toolfix._native import StreamSalvager, __version__, recover_tool_calls_from_text
 from toolfix._format import format_tool_result_message
 
-__all__ = ["__version__", "format_tool_result_message", "recover_tool_calls_from_text"]
+__all__ = [
+    "StreamSalvager",
+    "__version__",
+    "format_tool_result_message",
+    "recover_tool_calls_from_text",
+]

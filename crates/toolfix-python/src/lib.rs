@@ -5,10 +5,12 @@
 //!   adapters of praisonaiagents 1.7.17 (profile `praisonai`, the default) or keep the
 //!   documented guarantees (`strict`), so a PraisonAI user can patch the package's
 //!   adapter with them and get linear time and the same answers;
+//! * [`stream::StreamSalvager`] salvages a reply chunk by chunk as it streams;
 //! * [`main`] runs the `toolfix` command line in-process: the package's `toolfix`
 //!   script is this same program.
 
 mod convert;
+mod stream;
 
 use std::ffi::OsString;
 
@@ -158,6 +160,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(recover_tool_calls_from_text, module)?)?;
     module.add_function(wrap_pyfunction!(format_exact, module)?)?;
     module.add_function(wrap_pyfunction!(main, module)?)?;
+    module.add_class::<stream::StreamSalvager>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

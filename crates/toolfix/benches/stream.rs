@@ -63,7 +63,7 @@ fn inputs() -> Vec<(&'static str, String, Vec<&'static str>)> {
         .expect("the 1000-call reply");
     let heavy = calls.text.repeat(SIZE / calls.text.len() + 1);
     vec![
-        ("stream-prose", prose, Vec::new()),
+        ("stream-prose", prose, calls.tools.clone()),
         ("stream-calls", heavy, calls.tools.clone()),
     ]
 }

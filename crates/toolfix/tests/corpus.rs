@@ -23,7 +23,17 @@ const CORPUS_DIR: &str = "../../corpus";
 
 /// The keys an item may have. Anything else is a typo that would silently drop data
 /// (`tool = [...]` would leave the item with no tools), so it is an error.
-const KEYS: [&str; 5] = ["style", "pattern", "tools", "adapter", "content"];
+const KEYS: [&str; 6] = [
+    "style",
+    "pattern",
+    "provenance",
+    "tools",
+    "adapter",
+    "content",
+];
+
+/// The provenance of an item written for the corpus.
+const WRITTEN_BY_HAND: &str = "written by hand";
 
 /// Arguments longer than this many characters are shown abbreviated, with their length
 /// and a hash, so a huge-argument item keeps a readable snapshot that still changes when
@@ -108,7 +118,32 @@ fn parse_item(text: &str) -> Result<Item, String> {
             return Err(format!("`{key}` must say something"));
         }
     }
+    check_provenance(&string("provenance")?)?;
     Ok(item)
+}
+
+/// A provenance is `written by hand`, or `recorded from MODEL; source: WHERE; licence:
+/// ID` for an output a named model produced, with where it was published and under which
+/// licence it may be kept here.
+fn check_provenance(provenance: &str) -> Result<(), String> {
+    if provenance == WRITTEN_BY_HAND {
+        return Ok(());
+    }
+    let recorded = provenance
+        .strip_prefix("recorded from ")
+        .map(|rest| rest.split("; ").collect::<Vec<_>>());
+    match recorded.as_deref() {
+        Some([model, source, licence])
+            if !model.is_empty()
+                && source.starts_with("source: ")
+                && licence.starts_with("licence: ") =>
+        {
+            Ok(())
+        }
+        _ => Err(format!(
+            "`provenance` must be \"{WRITTEN_BY_HAND}\" or \"recorded from MODEL; source: WHERE; licence: ID\", not {provenance:?}"
+        )),
+    }
 }
 
 /// Loads the item at `path`, failing the test with the file named.
@@ -331,17 +366,21 @@ fn every_snapshot_has_an_item() {
         })
         .collect();
     let snapshots = root.join("tests/snapshots");
-    let Ok(entries) = fs::read_dir(&snapshots) else {
-        return;
-    };
-    let orphans: Vec<String> = entries
+    let entries = fs::read_dir(&snapshots)
+        .unwrap_or_else(|e| panic!("the snapshots folder {}: {e}", snapshots.display()));
+    let names: Vec<String> = entries
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter(|name| name.starts_with("corpus__corpus@") && name.ends_with(".snap"))
-        .filter(|name| !items.contains(name))
         .collect();
+    let orphans: Vec<&String> = names.iter().filter(|name| !items.contains(name)).collect();
     assert!(
         orphans.is_empty(),
         "snapshots without a corpus item (delete them): {orphans:?}"
+    );
+    let missing: Vec<&String> = items.iter().filter(|item| !names.contains(item)).collect();
+    assert!(
+        missing.is_empty(),
+        "corpus items without a committed snapshot (review and commit them): {missing:?}"
     );
 }
 
@@ -349,8 +388,13 @@ fn every_snapshot_has_an_item() {
 /// something else than the author meant.
 #[test]
 fn malformed_items_are_rejected() {
-    let good = "# ok\nstyle = \"s\"\npattern = \"p\"\ntools = [\"a\"]\nadapter = \"ollama\"\ncontent = 'x'\n";
+    let good = "# ok\nstyle = \"s\"\npattern = \"p\"\nprovenance = \"written by hand\"\ntools = [\"a\"]\nadapter = \"ollama\"\ncontent = 'x'\n";
     assert!(parse_item(good).is_ok());
+    let recorded = good.replace(
+        "written by hand",
+        "recorded from Qwen3-8B; source: https://example.org/run; licence: CC-BY-4.0",
+    );
+    assert!(parse_item(&recorded).is_ok());
     let cases = [
         (good.replace("tools", "tool"), "unknown key `tool`"),
         (good.replace("tools = [\"a\"]\n", ""), "missing `tools`"),
@@ -370,6 +414,14 @@ fn malformed_items_are_rejected() {
             "`pattern` must say",
         ),
         (good.replace("'x'", "'x"), "not valid TOML"),
+        (
+            good.replace("provenance = \"written by hand\"\n", ""),
+            "missing `provenance`",
+        ),
+        (
+            good.replace("written by hand", "from a model"),
+            "`provenance` must be",
+        ),
     ];
     for (text, expected) in cases {
         let error = parse_item(&text).expect_err(&text);

@@ -60,6 +60,9 @@ pub struct Scanned {
     pub think_marker: Option<usize>,
     /// The earliest start of any candidate, including ones reasoning then masked.
     pub first_start: Option<usize>,
+    /// The spans of the token dialects' structures that hold several calls (`structures`):
+    /// a stream keeps each from its opening marker until all of it is settled.
+    pub structures: Vec<Range<usize>>,
 }
 
 /// Every candidate of `content` under `profile`, and the earliest open structure: an
@@ -82,6 +85,7 @@ pub fn scanned(
             open: earliest([open, reached]),
             hidden: fenced,
             think_marker: Some(0),
+            structures: Vec::new(),
         });
     }
     let (mut tokens, raw_token_open) =
@@ -93,8 +97,7 @@ pub fn scanned(
     let mut first = first_start(&tokens);
     // A structure still open in the text with only fences masked may yet turn a
     // reasoning marker inside it into text, and so unmask what that marker masks.
-    let mut open_before_reasoning =
-        earliest([raw_token_open, token_open(content, &tokens, &fenced)]);
+    let mut open_before_reasoning = earliest([raw_token_open, calls_near_end(content, &tokens)]);
     if !reasoning.is_empty() {
         // A reasoning marker inside a call's arguments (a file that holds `</think>`) is
         // text: find the calls with only fences masked, and look for reasoning outside
@@ -131,8 +134,13 @@ pub fn scanned(
     let reached_in_tokens = reached_in_tokens.filter(|&at| !starts_inside(&hidden, at));
     let masked = Masked::with_ranges(content, hidden.clone());
     let (mut candidates, reached) = embedded(&masked, tools, profile)?;
-    let near_end = token_open(content, &tokens, &hidden);
+    let tokens_near_end = calls_near_end(content, &tokens);
+    let structures = structures(content, &tokens);
     candidates.append(&mut tokens);
+    let near_end = earliest([
+        tokens_near_end,
+        markers_near_end(content, &candidates, &hidden),
+    ]);
     Ok(Scanned {
         first_start: earliest([first, first_start(&candidates)]),
         candidates,
@@ -146,7 +154,29 @@ pub fn scanned(
         ]),
         hidden,
         think_marker,
+        structures,
     })
+}
+
+/// The structures the token candidates belong to: a candidate that begins with one of
+/// the dialects' opening markers begins a structure; one that does not (the second
+/// invoke of a DSML or MiniMax section, the next element of a `[TOOL_CALLS]` array or a
+/// pythonic list, the next call of a Mistral chain) belongs to the structure before it,
+/// whose opening marker a scan must see to read it.
+fn structures(content: &[u8], tokens: &[Candidate]) -> Vec<Range<usize>> {
+    let mut spans: Vec<Range<usize>> = tokens.iter().map(|c| c.span.clone()).collect();
+    spans.sort_by_key(|s| s.start);
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for span in spans {
+        let opens = dialect::TOKEN_OPENERS
+            .iter()
+            .any(|m| content[span.start..].starts_with(m.as_bytes()));
+        match out.last_mut() {
+            Some(last) if !opens && last.end <= span.start => last.end = span.end,
+            _ => out.push(span),
+        }
+    }
+    out
 }
 
 /// The earliest start among `candidates`.
@@ -164,25 +194,37 @@ const AFTER_MARKER: usize = 320;
 /// token (none is longer than 40 bytes).
 const AFTER_CALL: usize = 64;
 
-/// The earliest token structure near the end of `content` that more text could change:
-/// a token candidate with fewer than `AFTER_CALL` bytes (not counting whitespace) after
-/// it, or a marker with fewer than `AFTER_MARKER` after it that no candidate came from.
-/// (Payloads a dialect was still decoding at the end are reported by the dialect itself.)
-fn token_open(content: &[u8], tokens: &[Candidate], hidden: &[Range<usize>]) -> Option<usize> {
-    let call_near = near_end(content, AFTER_CALL);
-    let candidate = tokens
+/// The earliest token candidate near the end of `content`: with fewer than `AFTER_CALL`
+/// bytes (not counting whitespace) after it, more text could still change where it
+/// ends. (Payloads a dialect was still decoding at the end are reported by the dialect.)
+fn calls_near_end(content: &[u8], tokens: &[Candidate]) -> Option<usize> {
+    let near = near_end(content, AFTER_CALL);
+    tokens
         .iter()
-        .filter(|c| c.span.end >= call_near)
+        .filter(|c| c.span.end >= near)
         .map(|c| c.span.start)
-        .min();
+        .min()
+}
+
+/// The earliest token marker with fewer than `AFTER_MARKER` bytes (not counting
+/// whitespace) after it that neither begins nor lies inside a candidate and is not
+/// hidden: more text could still make a call begin there.
+fn markers_near_end(
+    content: &[u8],
+    candidates: &[Candidate],
+    hidden: &[Range<usize>],
+) -> Option<usize> {
     let near = near_end(content, AFTER_MARKER);
-    let inside = |at: usize| tokens.iter().any(|c| c.span.start < at && at < c.span.end);
-    let marker = dialect::TOKEN_OPENERS
+    let covered = |at: usize| {
+        candidates
+            .iter()
+            .any(|c| c.span.start <= at && at < c.span.end)
+    };
+    dialect::TOKEN_OPENERS
         .iter()
         .flat_map(|m| memchr::memmem::find_iter(&content[near..], m.as_bytes()).map(|i| near + i))
-        .filter(|&at| !starts_inside(hidden, at) && !inside(at))
-        .min();
-    earliest([candidate, marker])
+        .filter(|&at| !starts_inside(hidden, at) && !covered(at))
+        .min()
 }
 
 /// The offset after which fewer than `bytes` bytes of `content` are not whitespace

@@ -48,23 +48,59 @@ pub enum Scan {
 }
 
 /// Scans `text` from `from` for the first place a match could begin.
+///
+/// Prose is searched with memchr, not byte by byte: the tag and fence bytes directly; the
+/// words through a byte each holds that prose rarely does (`action` through its `c`,
+/// `to=functions.` through its `=`, `functools[` through its `[`, a tag byte already).
 pub fn scan(text: &[u8], from: usize) -> Scan {
-    let mut i = from;
-    while i < text.len() {
-        let b = text[i];
-        if matches!(b, b'<' | b'[' | b'`' | b'~') {
-            return Scan::Marker(i);
-        }
-        if matches!(b, b'a' | b'A' | b'f' | b'F' | b't') {
-            match word_at(text, i) {
-                Word::Whole => return Scan::Marker(i),
-                Word::Prefix => return Scan::Partial(i),
-                Word::No => {}
-            }
-        }
-        i += 1;
+    let from = from.min(text.len());
+    let rest = &text[from..];
+    let tag = [
+        memchr::memchr3(b'<', b'[', b'`', rest),
+        memchr::memchr(b'~', rest),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .map(|i| from + i);
+    let limit = tag.unwrap_or(text.len());
+    let words = [
+        action_before(text, from, limit),
+        recipient_before(text, from, limit),
+    ];
+    let functools = tag.filter(|&t| text[t] == b'[').and_then(|t| {
+        let start = t.checked_sub(b"functools".len())?;
+        (start >= from && text[start..t].eq_ignore_ascii_case(b"functools")).then_some(start)
+    });
+    match words.into_iter().flatten().chain(functools).min().or(tag) {
+        Some(at) => Scan::Marker(at),
+        None => match cut_word(text, from) {
+            Some(at) => Scan::Partial(at),
+            None => Scan::Clear,
+        },
     }
-    Scan::Clear
+}
+
+/// The first `action` (with `re.I` folds) that begins in `from..limit`, found through its
+/// `c`.
+fn action_before(text: &[u8], from: usize, limit: usize) -> Option<usize> {
+    let end = (limit + 1).min(text.len());
+    memchr::memchr2_iter(b'c', b'C', &text[from..end])
+        .map(|i| from + i)
+        .filter_map(|c| c.checked_sub(1))
+        .filter(|&a| a >= from && a < limit)
+        .find(|&a| matches!(text[a], b'a' | b'A') && match_folded(text, a, b"action").is_some())
+}
+
+/// The first `to=functions.` that begins in `from..limit`, found through its `=`.
+fn recipient_before(text: &[u8], from: usize, limit: usize) -> Option<usize> {
+    const RECIPIENT: &[u8] = b"to=functions.";
+    let end = (limit + 2).min(text.len());
+    memchr::memchr_iter(b'=', &text[from..end])
+        .map(|i| from + i)
+        .filter_map(|eq| eq.checked_sub(2))
+        .filter(|&t| t >= from && t < limit)
+        .find(|&t| text[t..].starts_with(RECIPIENT))
 }
 
 /// Where a word marker that the end of `text` cuts short begins (`act`, `functoo`), at or

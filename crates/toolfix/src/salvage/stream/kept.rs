@@ -36,6 +36,10 @@ const SHORT: usize = 512;
 /// Looks in a row that settle nothing before the stream waits for more text.
 const PATIENCE: u32 = 8;
 
+/// The closer of reasoning, the longer of the two markers that decide the unopened-`</think>`
+/// rule.
+const THINK_CLOSE: &[u8] = b"</think>";
+
 /// The bytes after which a look may settle something.
 const ENDINGS: &[u8] = b">]}`~:\n";
 
@@ -54,6 +58,9 @@ pub struct Kept {
     probed: bool,
     /// The kept length at the last look.
     looked_at: usize,
+    /// Whether the last look found a call held only by the unopened-`</think>` rule: no
+    /// look can settle more until a `<think>` or `</think>` arrives.
+    awaiting_think: bool,
     fruitless: u32,
     wait_until: usize,
 }
@@ -70,6 +77,7 @@ impl Kept {
             emitted: 0,
             probed: beginning.marker_before,
             looked_at: 0,
+            awaiting_think: false,
             fruitless: 0,
             wait_until: 0,
         }
@@ -101,6 +109,14 @@ impl Kept {
         if new.is_empty() || self.text.len() < self.wait_until {
             return false;
         }
+        if self.awaiting_think {
+            // The marker may have begun in the text looked at already.
+            let from = self.looked_at.saturating_sub(THINK_CLOSE.len() - 1);
+            let new = &self.text[from..];
+            return [b"<think>".as_slice(), THINK_CLOSE]
+                .iter()
+                .any(|m| memchr::memmem::find(new, m).is_some());
+        }
         self.text.len() <= SHORT || new.iter().any(|b| ENDINGS.contains(b))
     }
 
@@ -108,9 +124,16 @@ impl Kept {
     /// whole reply gives after the calls already given.
     pub fn calls_at_end(&self, request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
         let calls = super::super::salvage_text(&self.text, self.beginning, request)?;
+        // The kept text may hold the start of a structure some of whose calls were given
+        // out already (they lie before `shown`); they come first.
+        let given = calls
+            .iter()
+            .take_while(|c| c.span().start < self.shown)
+            .count();
         Ok(calls
             .into_iter()
-            .map(|call| call.renumbered(self.emitted))
+            .skip(given)
+            .map(|call| call.renumbered(self.emitted - given))
             .collect())
     }
 
@@ -128,6 +151,7 @@ impl Kept {
                 hidden: Vec::new(),
                 think_marker: Some(0),
                 first_start: None,
+                structures: Vec::new(),
             }),
         };
         let Ok(mut scanned) = scanned else {
@@ -136,6 +160,7 @@ impl Kept {
         self.probed = self.probed || probe::has_marker(&self.text, request.profile);
         scanned.candidates.sort_by_key(|c| c.span.start);
         let settled = Settled::of(&scanned, self.probed);
+        self.awaiting_think = settled.awaiting_think;
         let tail_from = [self.shown, settled.last_end, last_closed(&scanned)]
             .into_iter()
             .max()
@@ -151,7 +176,16 @@ impl Kept {
         let limit = limit.max(self.shown);
         show(false, &self.text[self.shown..limit], on);
         self.shown = limit;
-        self.forget(limit, scanned.think_marker);
+        // A structure that holds several calls is read from its opening marker: keep it
+        // whole until all of it is settled.
+        let keep_from = scanned
+            .structures
+            .iter()
+            .filter(|r| r.start < limit && limit < r.end)
+            .map(|r| r.start)
+            .min()
+            .unwrap_or(limit);
+        self.forget(keep_from, scanned.think_marker);
     }
 
     /// Gives out a settled candidate: the text before it and its call, when it is one.
@@ -250,6 +284,9 @@ struct Settled {
     count: usize,
     limit: usize,
     last_end: usize,
+    /// Whether a candidate is held only because the reply has not said whether it began
+    /// with reasoning.
+    awaiting_think: bool,
 }
 
 impl Settled {
@@ -267,6 +304,7 @@ impl Settled {
                 count: 0,
                 limit: open.min(first),
                 last_end: 0,
+                awaiting_think: probed && scanned.think_marker.is_none() && first < open,
             };
         }
         let (mut count, mut consumed, mut limit) = (0, 0, open);
@@ -291,6 +329,7 @@ impl Settled {
             count,
             limit: limit.max(consumed),
             last_end: consumed,
+            awaiting_think: false,
         }
     }
 }

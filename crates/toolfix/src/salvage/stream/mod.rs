@@ -43,6 +43,8 @@ mod frontier;
 mod kept;
 mod tail;
 
+use std::borrow::Cow;
+
 use smallvec::SmallVec;
 
 use super::{Allowlist, Beginning, Call, Content, Request, SalvageError};
@@ -64,7 +66,7 @@ pub enum Event<'a> {
 /// A streaming salvager for one reply.
 #[derive(Debug)]
 pub struct Stream<'t> {
-    tools: &'t Allowlist,
+    tools: Cow<'t, Allowlist>,
     adapter: Adapter,
     profile: Profile,
     /// Bytes of the reply received so far.
@@ -98,6 +100,16 @@ enum State {
 impl<'t> Stream<'t> {
     /// A stream salvaging calls to `tools` through `adapter` under `profile`.
     pub fn new(tools: &'t Allowlist, adapter: Adapter, profile: Profile) -> Stream<'t> {
+        Stream::with(Cow::Borrowed(tools), adapter, profile)
+    }
+
+    /// A stream that owns its tools (for a caller that cannot lend them for the stream's
+    /// life, such as the Python module).
+    pub fn owning(tools: Allowlist, adapter: Adapter, profile: Profile) -> Stream<'static> {
+        Stream::with(Cow::Owned(tools), adapter, profile)
+    }
+
+    fn with(tools: Cow<'t, Allowlist>, adapter: Adapter, profile: Profile) -> Stream<'t> {
         Stream {
             tools,
             adapter,
@@ -131,8 +143,8 @@ impl<'t> Stream<'t> {
     }
 
     /// A request for this stream's tools, adapter and profile (its content is unused).
-    fn request(&self) -> Request<'t> {
-        Request::new(Content(&[]), self.tools)
+    fn request(&self) -> Request<'_> {
+        Request::new(Content(&[]), &self.tools)
             .adapter(self.adapter)
             .profile(self.profile)
     }
@@ -140,9 +152,10 @@ impl<'t> Stream<'t> {
     /// Ends the reply: `on` receives the rest of the text and every call not yet given.
     /// Under `praisonai`, salvage of the whole reply may raise, as the real package does:
     /// then the text held so far is given as text and the error is returned.
-    pub fn finish(self, on: &mut impl FnMut(Event<'_>)) -> Result<(), SalvageError> {
+    pub fn finish(mut self, on: &mut impl FnMut(Event<'_>)) -> Result<(), SalvageError> {
+        let state = std::mem::replace(&mut self.state, State::Start(Held::new()));
         let request = self.request();
-        match self.state {
+        match state {
             State::Start(held) => show(self.echo, &held, on),
             State::Clear { partial, .. } => show(self.echo, &partial, on),
             State::Kept(kept) => {
@@ -371,20 +384,29 @@ mod tests {
         "a fact, an act, act\u{131}on: search Action Input: {}",
     ];
 
-    #[test]
-    fn every_single_and_double_cut_gives_the_batch_answer() {
-        for reply in REPLIES {
-            let bounds: Vec<usize> = (0..=reply.len())
-                .filter(|&i| reply.is_char_boundary(i))
-                .collect();
-            for profile in Profile::ALL {
-                for &i in &bounds {
-                    compare(reply, &[i], profile);
+    /// Streams `reply` cut once at every code point boundary, also a second time every
+    /// seventh boundary after the first when `twice`, and one code point per chunk.
+    fn every_cut(reply: &str, twice: bool) {
+        let bounds: Vec<usize> = (0..=reply.len())
+            .filter(|&i| reply.is_char_boundary(i))
+            .collect();
+        for profile in Profile::ALL {
+            for &i in &bounds {
+                compare(reply, &[i], profile);
+                if twice {
                     for &j in bounds.iter().filter(|&&j| j >= i).step_by(7) {
                         compare(reply, &[i, j], profile);
                     }
                 }
             }
+            compare(reply, &bounds[1..bounds.len() - 1], profile);
+        }
+    }
+
+    #[test]
+    fn every_single_and_double_cut_gives_the_batch_answer() {
+        for reply in REPLIES {
+            every_cut(reply, true);
         }
     }
 
@@ -408,27 +430,7 @@ mod tests {
     #[test]
     fn json_family_replies_stream_as_batch() {
         for reply in JSON_FAMILY_REPLIES {
-            let bounds: Vec<usize> = (0..=reply.len())
-                .filter(|&i| reply.is_char_boundary(i))
-                .collect();
-            for profile in Profile::ALL {
-                for &i in &bounds {
-                    compare(reply, &[i], profile);
-                }
-                compare(reply, &bounds[1..bounds.len() - 1], profile);
-            }
-        }
-    }
-
-    #[test]
-    fn one_code_point_per_chunk() {
-        for reply in REPLIES {
-            let cuts: Vec<usize> = (1..reply.len())
-                .filter(|&i| reply.is_char_boundary(i))
-                .collect();
-            for profile in Profile::ALL {
-                compare(reply, &cuts, profile);
-            }
+            every_cut(reply, false);
         }
     }
 }
