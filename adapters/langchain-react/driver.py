@@ -7,8 +7,10 @@ parser, `ReActSingleInputOutputParser` from the real `langchain-classic` package
 Salvage calls `ReActSingleInputOutputParser().parse(content)`:
 
 * an `AgentAction(tool, tool_input)` is one call, `{"name": tool, "arguments":
-  json.dumps(tool_input)}`; the parser's `tool_input` is a string (the text after
-  `Action Input:`, spaces and double quotes stripped), so the arguments are a JSON string;
+  tool_input}`: the parser's `tool_input` is a string (the text after `Action Input:`,
+  spaces and double quotes stripped), and the protocol's `arguments` is the string the
+  tool receives, so it is sent verbatim (a tool given `{"city": "Paris"}` receives that
+  text, which the comparison reads as the JSON object it spells);
 * an `AgentFinish` (a `Final Answer:` and no action) is no call;
 * an `OutputParserException` (the parser's "no action in this text" signal, raised on any
   reply without an `Action:` / `Action Input:` pair) is no call: no tool runs, whatever
@@ -101,7 +103,12 @@ def salvage(content, tools, adapter):
         return []
     if not isinstance(step, AgentAction):
         raise TypeError(f"parse returned {type(step).__name__}")
-    return [(step.tool, json.dumps(step.tool_input))]
+    # The string the tool receives, as the protocol's `arguments` is. The parser only
+    # ever gives a string; anything else would be a new behaviour, shown as JSON.
+    arguments = step.tool_input
+    if not isinstance(arguments, str):
+        arguments = json.dumps(arguments)
+    return [(step.tool, arguments)]
 
 
 # ---------------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ def check_handshake(c, driver):
     c.equal("hello: implementation", {k: hello["implementation"][k] for k in ("name", "version", "language")},
             {"name": "praisonaiagents", "version": "1.7.17", "language": "python"})
     c.equal("hello: profile and ops", (hello["profile"], hello["ops"]),
-            ("praisonai", ["salvage", "execute", "format_result"]))
+            ("praisonai", ["salvage", "salvage_stream", "execute", "format_result", "turn"]))
     c.equal("hello: dialects", sorted(hello["dialects"]),
             sorted(["whole_json", "tool_call", "function", "bracket", "python_tag", "react"]))
 

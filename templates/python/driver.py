@@ -66,8 +66,37 @@ def salvage(content, tools, adapter):
     `adapter` is the provider the reply came through (ignore it unless you declare the
     `adapters` policy). Raise `NotImplementedError` to decline an input you knowingly
     do not support; the reason is reported, and a declined case counts against you.
+
+    Call your package inside `interpreter_defaults()`: it must meet deep and long inputs
+    under CPython's own limits, as it does in an application.
     """
-    return []
+    with interpreter_defaults():
+        calls = []  # your package's calls, e.g. my_parser.parse(content, tools)
+    return [(name, json.dumps(arguments)) for name, arguments in calls]
+
+
+# The driver lifts CPython's recursion and integer-digit limits so it can read any request
+# and write any answer (a 5000-digit integer, a value nested 10,000 deep); the package
+# under test must not run with them lifted, or the suite would measure an interpreter no
+# application runs it in (a RecursionError or a ValueError on a huge integer is the
+# package's behaviour, and the cases about them expect it).
+_INT_DIGITS = (getattr(sys, "get_int_max_str_digits", lambda: 0),
+               getattr(sys, "set_int_max_str_digits", lambda digits: None))
+INTERPRETER_DEFAULTS = (sys.getrecursionlimit(), _INT_DIGITS[0]())
+
+
+class interpreter_defaults:  # noqa: N801  (used as a `with` statement)
+    """CPython's default recursion and integer-digit limits for the body of a `with`."""
+
+    def __enter__(self):
+        self.lifted = (sys.getrecursionlimit(), _INT_DIGITS[0]())
+        sys.setrecursionlimit(INTERPRETER_DEFAULTS[0])
+        _INT_DIGITS[1](INTERPRETER_DEFAULTS[1])
+
+    def __exit__(self, *exc):
+        sys.setrecursionlimit(self.lifted[0])
+        _INT_DIGITS[1](self.lifted[1])
+        return False
 
 
 # ---------------------------------------------------------------------------------------
@@ -138,6 +167,8 @@ def respond(line):
 
 
 def main():
+    # Lifted to read requests and write answers only; salvage runs the package inside
+    # interpreter_defaults().
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)

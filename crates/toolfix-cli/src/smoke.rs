@@ -1,6 +1,8 @@
 //! `toolfix smoke`: check an implementation's driver with one trivial case per declared op
-//! and one well-formed call per declared dialect before a full run. Exit status: 0 every check passes, 1 some check fails (or none could
-//! run), 3 the implementation did not start or complete the handshake.
+//! and, per declared dialect, one well-formed call in each of the dialect's documented
+//! forms (the dialect passes when some form does) before a full run. Exit status: 0 every
+//! check passes, 1 some check fails (or none could run), 3 the implementation did not
+//! start or complete the handshake.
 
 use crate::Exit;
 
@@ -35,50 +37,92 @@ pub fn run(args: Args) -> Result<Exit, String> {
         Ok(report) => report,
         Err(error) => return Ok(not_started(&error)),
     };
-    print_checks(&report);
-    let summary = report.summary();
+    let checks = smoke::checks(&report);
+    print_checks(&report, &checks);
+    let count = |verdict| checks.iter().filter(|c| c.verdict == verdict).count();
+    let (passed, failed) = (count(Verdict::Passed), count(Verdict::Failed));
     println!(
-        "smoke: {} passed, {} failed, {} skipped",
-        summary.passed, summary.failed, summary.skipped
+        "smoke: {passed} passed, {failed} failed, {} skipped",
+        count(Verdict::Skipped)
     );
-    Ok(if summary.failed == 0 && summary.passed > 0 {
+    Ok(if failed == 0 && passed > 0 {
         Exit::SUCCESS
     } else {
         Exit::FAILURE
     })
 }
 
-fn print_checks(report: &Report) {
+fn mark(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Passed => "ok  ",
+        Verdict::Failed => "FAIL",
+        Verdict::Skipped => "skip",
+    }
+}
+
+/// Each check with its verdict; a dialect with how each of its forms fared (a form that
+/// failed where another passed is a `miss`, not a failure); a failing check with what
+/// each of its failing cases expected and got.
+fn print_checks(report: &Report, checks: &[smoke::Check<'_>]) {
     let who = &report.implementation;
     let declared = who
         .declared_profile
         .map_or(String::new(), |p| format!(", declares profile {p}"));
     println!("handshake: ok: {}{declared}", who.title());
-    for result in &report.results {
-        let mark = match result.verdict(report.strict) {
-            Verdict::Passed => "ok  ",
-            Verdict::Failed => "FAIL",
-            Verdict::Skipped => "skip",
+    for check in checks {
+        let what = match check.forms.as_slice() {
+            [] => format!("[{}]", check.results[0].outcome),
+            forms => {
+                let forms: Vec<String> = forms
+                    .iter()
+                    .map(|(form, verdict)| {
+                        let how = match verdict {
+                            Verdict::Passed => "ok",
+                            Verdict::Skipped => "skip",
+                            Verdict::Failed if check.verdict == Verdict::Passed => "miss",
+                            Verdict::Failed => "FAIL",
+                        };
+                        format!("{form} {how}")
+                    })
+                    .collect();
+                format!("[forms: {}]", forms.join(", "))
+            }
         };
         println!(
-            "{mark} {}: {} [{}]",
-            result.id,
-            smoke::description(&result.id),
-            result.outcome
+            "{} {}: {} {what}",
+            mark(check.verdict),
+            check.id,
+            smoke::description(&check.id)
         );
-        if result.verdict(report.strict) == Verdict::Passed {
+        if check.verdict == Verdict::Passed {
             continue;
         }
-        if let Some(message) = &result.message {
-            println!("       {message}");
-        }
-        if result.verdict(report.strict) == Verdict::Failed {
-            println!("       expected: {}", encode_line(&result.expected));
-            if let Some(actual) = &result.actual {
-                println!("       actual:   {}", encode_line(actual));
+        if check.verdict == Verdict::Skipped {
+            // Every form was skipped for the same reason (an undeclared op or dialect).
+            if let Some(message) = check.results.first().and_then(|r| r.message.as_ref()) {
+                println!("       {message}");
             }
-            for line in result.stderr.lines() {
-                println!("       stderr | {line}");
+            continue;
+        }
+        for result in &check.results {
+            let verdict = result.verdict(report.strict);
+            if verdict == Verdict::Passed {
+                continue;
+            }
+            if !check.forms.is_empty() || verdict == Verdict::Failed {
+                println!("       {} [{}]", result.id, result.outcome);
+            }
+            if let Some(message) = &result.message {
+                println!("       {message}");
+            }
+            if verdict == Verdict::Failed {
+                println!("       expected: {}", encode_line(&result.expected));
+                if let Some(actual) = &result.actual {
+                    println!("       actual:   {}", encode_line(actual));
+                }
+                for line in result.stderr.lines() {
+                    println!("       stderr | {line}");
+                }
             }
         }
     }

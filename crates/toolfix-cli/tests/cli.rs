@@ -156,10 +156,11 @@ fn smoke_checks_an_adapter() {
     assert_eq!(code, 0, "{stdout}");
     assert_eq!(
         stdout.lines().last(),
-        Some("smoke: 113 passed, 0 failed, 0 skipped")
+        Some("smoke: 26 passed, 0 failed, 0 skipped")
     );
-    // Under `praisonai` the reference declares the six dialects of the real package: the
-    // checks of the others (and their streaming checks) are skipped, not failed.
+    // Each op check and each of its streaming checks counts once, each dialect once with
+    // all its forms. Under `praisonai` the reference declares the six dialects of the real
+    // package: the checks of the others are skipped, not failed.
     let serve = format!(
         "{} serve --profile praisonai",
         env!("CARGO_BIN_EXE_toolfix")
@@ -168,13 +169,17 @@ fn smoke_checks_an_adapter() {
     assert_eq!(code, 0, "{stdout}");
     assert_eq!(
         stdout.lines().last(),
-        Some("smoke: 43 passed, 0 failed, 70 skipped")
+        Some("smoke: 14 passed, 0 failed, 12 skipped")
     );
     let fake = format!("python3 {} good", hostile().join("fake.py").display());
     let (code, stdout) = toolfix(&["smoke", "--impl", &fake]);
     assert_eq!(code, 1, "{stdout}");
     assert!(
         stdout.contains("FAIL salvage/smoke/dialect-tool_call"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[forms: inline FAIL, qwen-layout FAIL]"),
         "{stdout}"
     );
 }

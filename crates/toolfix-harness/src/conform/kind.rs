@@ -6,8 +6,12 @@ use std::fmt;
 
 use super::outcome::Outcome;
 use super::result::CaseResult;
+use crate::protocol::ops::tool_entries;
+use crate::suite::guarantee::{self, Rule};
 use crate::suite::semantic::{self, SeenCall, same_value};
+use toolfix::Profile;
 use toolfix::py::Value;
+use toolfix::salvage::Allowlist;
 
 /// The kinds, in the order reports list them (the most dangerous first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -76,7 +80,10 @@ pub fn of(result: &CaseResult) -> Option<Kind> {
         (_, outcome) => outcome,
     };
     Some(match outcome {
-        Outcome::Fail => output_kind(&result.op, &result.expected, result.actual.as_ref()?),
+        Outcome::Fail => {
+            let actual = result.actual.as_ref()?;
+            output_kind(&result.op, closest(result, actual), actual)
+        }
         Outcome::Declined => Kind::Declined,
         Outcome::Error => Kind::Errored,
         Outcome::Crash => Kind::Crash,
@@ -87,6 +94,17 @@ pub fn of(result: &CaseResult) -> Option<Kind> {
     })
 }
 
+/// Of the outputs a case accepts, the one a failing output is told apart from: the first
+/// with as many calls as it has, else the case's expectation.
+fn closest<'r>(result: &'r CaseResult, actual: &Value) -> &'r Value {
+    let count = |output: &Value| semantic::calls_in(output).map(|calls| calls.len());
+    let got = count(actual);
+    std::iter::once(&result.expected)
+        .chain(&result.accepted)
+        .find(|accepted| got.is_some() && count(accepted) == got)
+        .unwrap_or(&result.expected)
+}
+
 /// How an output differs from the expected one.
 fn output_kind(op: &str, expected: &Value, actual: &Value) -> Kind {
     if expected.get("error").is_some() != actual.get("error").is_some() {
@@ -94,6 +112,10 @@ fn output_kind(op: &str, expected: &Value, actual: &Value) -> Kind {
     }
     match op {
         "salvage" => match (semantic::calls(expected), semantic::calls(actual)) {
+            (Some(want), Some(got)) => calls_kind(&want, &got),
+            _ => Kind::ErrorMismatch,
+        },
+        "salvage_stream" => match (semantic::calls_in(expected), semantic::calls_in(actual)) {
             (Some(want), Some(got)) => calls_kind(&want, &got),
             _ => Kind::ErrorMismatch,
         },
@@ -124,6 +146,87 @@ fn calls_kind(want: &[SeenCall], got: &[SeenCall]) -> Kind {
     Kind::DifferentOutput
 }
 
+/// The rule a failing salvage output breaks when it may be another than the one its case
+/// checks (`docs/guarantees.md`), given the rule the case checks:
+///
+/// * a returned call to a name that was not offered breaks G2 (only an offered name can
+///   be called), whatever the case is about;
+/// * a returned call whose arguments are those of no accepted call of the same name
+///   breaks G4 (arguments reach the tool as the model wrote them): a case about
+///   recovering a call (G7) whose answer is the call with its arguments cut is a G4
+///   failure, and must be reported, and warned about, as one;
+/// * an answer that only leaves out calls (every call it returns is one of an accepted
+///   answer, in that answer's order, and it returns fewer) runs nothing it should not, so
+///   on a case of a safety rule it breaks G7 (every well-formed call is recovered), not
+///   the safety rule: a parser that cannot read the call after a fenced example has not
+///   run the example.
+///
+/// `accepted` are the outputs the case allows (its expectation and its `accept` list).
+/// `None` when none of these applies: the failure is the case's own.
+pub fn broken_rule(
+    input: &Value,
+    accepted: &[&Value],
+    actual: &Value,
+    checks: &Rule,
+) -> Option<&'static Rule> {
+    let got = semantic::calls_in(actual)?;
+    let answers: Vec<Vec<SeenCall>> = accepted
+        .iter()
+        .filter_map(|output| semantic::calls_in(output))
+        .collect();
+    let wanted: Vec<&SeenCall> = answers.iter().flatten().collect();
+    let offered = offered(input);
+    let expected_name = |name: &Value| wanted.iter().any(|w| &w.name == name);
+    let unoffered = |name: &Value| match name {
+        Value::Str(name) => !offered.contains(name),
+        _ => true,
+    };
+    if got
+        .iter()
+        .any(|g| unoffered(&g.name) && !expected_name(&g.name))
+    {
+        return guarantee::find("G2");
+    }
+    let altered = got.iter().any(|g| {
+        let mut same_name = wanted.iter().filter(|w| w.name == g.name).peekable();
+        same_name.peek().is_some() && !same_name.any(|w| same_value(&w.arguments, &g.arguments))
+    });
+    if altered {
+        return guarantee::find("G4");
+    }
+    let only_missing = answers
+        .iter()
+        .any(|answer| got.len() < answer.len() && is_subsequence(&got, answer));
+    (checks.safety && only_missing)
+        .then(|| guarantee::find("G7"))
+        .flatten()
+}
+
+/// Whether `part` is `whole` with some calls left out, the rest in order.
+fn is_subsequence(part: &[SeenCall], whole: &[SeenCall]) -> bool {
+    let mut rest = whole.iter();
+    part.iter()
+        .all(|call| rest.any(|w| w.name == call.name && same_value(&w.arguments, &call.arguments)))
+}
+
+/// What a failure filed under `rule` by [`broken_rule`] did, in a few words.
+pub fn why_broken(rule: &Rule) -> &'static str {
+    match rule.id {
+        "G2" => "a returned call names a tool that was not offered",
+        "G4" => "a returned call has arguments the model did not write",
+        _ => "calls are missing, and nothing that should not run came back",
+    }
+}
+
+/// The names a salvage input offers, read as the reference reads its tool entries.
+fn offered(input: &Value) -> Allowlist {
+    let tools = match input.get("tools") {
+        Some(Value::List(tools)) => tools.as_slice(),
+        _ => &[],
+    };
+    Allowlist::from_tool_entries(&tool_entries(tools), Profile::Portable).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +238,78 @@ mod tests {
     }
 
     const ONE: &str = r#"{"calls": [{"name": "a", "arguments": "{\"x\": 1}"}]}"#;
+
+    fn broken(expected: &[&str], actual: &str) -> Option<&'static str> {
+        broken_checking("G7", expected, actual)
+    }
+
+    fn broken_checking(rule: &str, expected: &[&str], actual: &str) -> Option<&'static str> {
+        let value = |t: &str| decode_line(t.as_bytes()).expect("JSON");
+        let input = value(
+            r#"{"content": "", "tools": ["a", "b", {"type": "function", "function": {"name": "c"}}], "adapter": "ollama"}"#,
+        );
+        let expected: Vec<Value> = expected.iter().map(|t| value(t)).collect();
+        let accepted: Vec<&Value> = expected.iter().collect();
+        let checks = guarantee::find(rule).expect("a rule");
+        broken_rule(&input, &accepted, &value(actual), checks).map(|r| r.id)
+    }
+
+    #[test]
+    fn a_call_to_a_tool_nobody_offered_breaks_g2() {
+        let none = r#"{"calls": null}"#;
+        let unoffered = r#"{"calls": [{"name": "wire_transfer", "arguments": "{}"}]}"#;
+        assert_eq!(broken(&[none], unoffered), Some("G2"));
+        assert_eq!(broken(&[ONE], unoffered), Some("G2"));
+        let numbered = r#"{"calls": [{"name": 7, "arguments": "{}"}]}"#;
+        assert_eq!(broken(&[none], numbered), Some("G2"));
+        // An offered name from an OpenAI tool entry is offered.
+        let entry = r#"{"calls": [{"name": "c", "arguments": "{}"}]}"#;
+        assert_eq!(broken(&[none], entry), None);
+    }
+
+    #[test]
+    fn a_call_with_arguments_the_model_did_not_write_breaks_g4() {
+        let cut = r#"{"calls": [{"name": "a", "arguments": "{\"x\": 2}"}]}"#;
+        assert_eq!(broken(&[ONE], cut), Some("G4"));
+        let dropped = r#"{"calls": [{"name": "a", "arguments": "{}"}]}"#;
+        assert_eq!(broken(&[ONE], dropped), Some("G4"));
+        // No call or the whole call are accepted: a cut call is neither.
+        let none = r#"{"calls": null}"#;
+        assert_eq!(broken(&[none, ONE], cut), Some("G4"));
+    }
+
+    #[test]
+    fn other_failures_are_the_cases_own() {
+        let none = r#"{"calls": null}"#;
+        // An offered tool called where none should be (a fenced example): the case's rule.
+        assert_eq!(broken(&[none], ONE), None);
+        // A missing call, or calls out of order, alter no arguments.
+        assert_eq!(broken(&[ONE], none), None);
+        let two = r#"{"calls": [{"name": "a", "arguments": "{\"x\": 1}"}, {"name": "a", "arguments": "{\"x\": 2}"}]}"#;
+        let swapped = r#"{"calls": [{"name": "a", "arguments": "{\"x\": 2}"}, {"name": "a", "arguments": "{\"x\": 1}"}]}"#;
+        assert_eq!(broken(&[two], swapped), None);
+        // Another offered tool than the one expected (G3 cases).
+        let other = r#"{"calls": [{"name": "b", "arguments": "{\"x\": 1}"}]}"#;
+        assert_eq!(broken(&[ONE], other), None);
+        assert_eq!(broken(&[ONE], r#"{"error": "ValueError: x"}"#), None);
+    }
+
+    #[test]
+    fn only_missing_calls_break_no_safety_rule() {
+        let none = r#"{"calls": null}"#;
+        let two = r#"{"calls": [{"name": "a", "arguments": "{\"x\": 1}"}, {"name": "b", "arguments": "{}"}]}"#;
+        let second = r#"{"calls": [{"name": "b", "arguments": "{}"}]}"#;
+        // A fence case whose call after the fence was not recovered: nothing ran that
+        // should not, so the failure is a missed call (G7), not a fence failure (G1).
+        assert_eq!(broken_checking("G1", &[ONE], none), Some("G7"));
+        assert_eq!(broken_checking("G4", &[none, two], second), Some("G7"));
+        // On a rule that is not about safety the case's rule stands.
+        assert_eq!(broken_checking("G5", &[two], second), None);
+        // Calls out of order are not a part of the answer.
+        let swapped = r#"{"calls": [{"name": "b", "arguments": "{}"}, {"name": "a", "arguments": "{\"x\": 1}"}]}"#;
+        let three = r#"{"calls": [{"name": "a", "arguments": "{\"x\": 1}"}, {"name": "b", "arguments": "{}"}, {"name": "c", "arguments": "{}"}]}"#;
+        assert_eq!(broken_checking("G1", &[three], swapped), None);
+    }
 
     #[test]
     fn salvage_differences_are_named() {

@@ -39,18 +39,27 @@ pub struct CaseResult {
     pub duration: Duration,
     /// The expected output, as reports show it.
     pub expected: Value,
+    /// The other outputs the case accepts (a portable `accept` list).
+    pub accepted: Vec<Value>,
     /// The output the implementation gave, when it gave one.
     pub actual: Option<Value>,
     /// What went wrong, or why the case was skipped.
     pub message: Option<String>,
     /// Where the real package departs from its documentation on this case.
     pub deviation: Option<String>,
-    /// The portable rule the case checks (`docs/guarantees.md`).
+    /// The portable rule the result is filed under (`docs/guarantees.md`): the one the
+    /// case checks, or the one its failure breaks when that is another (`kind::broken_rule`):
+    /// a call to a tool nobody offered is a G2 failure and a call with altered arguments a
+    /// G4 failure in any case, so reports and safety warnings name what went wrong.
     pub rule: Option<&'static Rule>,
+    /// The portable rule the case itself checks.
+    pub checks: Option<&'static Rule>,
     /// Where the case's expectation comes from.
     pub source: String,
     /// The case's tags.
     pub tags: Vec<String>,
+    /// The salvage dialects the case needs (reports count results per dialect).
+    pub dialects: Vec<String>,
     /// A shell command that replays the case against the implementation.
     pub reproduce: Option<String>,
     /// What the implementation wrote to stderr while the case ran (the tail of it).

@@ -4,13 +4,15 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use super::kind;
 use super::outcome::Outcome;
 use super::plan::Planned;
+use super::report::describe_rule;
 use super::reproduce::reproduce;
 use super::result::CaseResult;
 use super::session::{Duplicate, Exchange, Reply, Session};
 use crate::protocol::message::Answer;
-use crate::suite::Expected;
+use crate::suite::{Expected, Level};
 use toolfix::py::Value;
 
 /// Told about the run as it goes (a progress bar).
@@ -153,11 +155,42 @@ fn judged(session: &dyn Session, planned: &Planned<'_>, exchange: Exchange) -> C
     };
     let mut result = base(planned, outcome);
     result.duration = exchange.duration;
+    if let (Outcome::Fail, Some(output)) = (outcome, &actual) {
+        file_under_broken_rule(&mut result, &planned.case.input, output);
+    }
     result.actual = actual;
-    result.message = message;
+    result.message = message.or(result.message);
     result.stderr = exchange.stderr;
     result.reproduce = Some(reproduce(&session.command_line(), planned.case));
     result
+}
+
+/// Files a failing portable result under the rule its output breaks when that is not
+/// the case's own (`kind::broken_rule`), at that rule's level: a call to a tool nobody
+/// offered, or with arguments the model did not write, is a safety failure whatever the
+/// case is about, and an answer that only leaves calls out is a missed recovery, not a
+/// safety failure. A `may` case allows any answer, so its differences break nothing.
+fn file_under_broken_rule(result: &mut CaseResult, input: &Value, output: &Value) {
+    let Some(checks) = result.checks.filter(|_| result.level != Level::May) else {
+        return;
+    };
+    let accepted: Vec<&Value> = std::iter::once(&result.expected)
+        .chain(&result.accepted)
+        .collect();
+    let Some(broken) = kind::broken_rule(input, &accepted, output, checks) else {
+        return;
+    };
+    if broken.id == checks.id {
+        return;
+    }
+    result.rule = Some(broken);
+    result.level = broken.level;
+    result.message = Some(format!(
+        "filed under {} (the case checks {}): {}",
+        describe_rule(broken),
+        checks.id,
+        kind::why_broken(broken)
+    ));
 }
 
 fn base(planned: &Planned<'_>, outcome: Outcome) -> CaseResult {
@@ -170,12 +203,15 @@ fn base(planned: &Planned<'_>, outcome: Outcome) -> CaseResult {
         level: expectation.level,
         duration: Duration::ZERO,
         expected: shown(&expectation.expected),
+        accepted: expectation.accepted.clone(),
         actual: None,
         message: None,
         deviation: expectation.deviation.clone(),
         rule: expectation.rule,
+        checks: expectation.rule,
         source: case.source.clone(),
         tags: case.tags.clone(),
+        dialects: case.dialects.clone(),
         reproduce: None,
         stderr: String::new(),
         known: None,
@@ -187,5 +223,107 @@ pub fn shown(expected: &Expected) -> Value {
     match expected {
         Expected::Output(output) => output.clone(),
         Expected::Raises(class) => Value::dict([("error", Value::str(&format!("{class}: …")))]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::wire::decode_line;
+    use crate::suite::guarantee;
+    use crate::suite::{Case, Expectation};
+    use toolfix::Profile;
+
+    fn value(text: &str) -> Value {
+        decode_line(text.as_bytes()).expect("JSON")
+    }
+
+    /// A portable salvage case checking `rule` at `level` that expects one `write_note`
+    /// call with the whole text.
+    fn case(rule: &str, level: Level) -> Case {
+        let expected = value(
+            r#"{"calls": [{"name": "write_note", "arguments": "{\"text\": \"the </tool_call> tag\"}"}]}"#,
+        );
+        Case {
+            id: "salvage-order/lazy-close/x".to_owned(),
+            op: "salvage".to_owned(),
+            input: value(
+                r#"{"content": "…", "tools": ["write_note", "get_time"], "adapter": "ollama"}"#,
+            ),
+            tags: Vec::new(),
+            dialects: Vec::new(),
+            source: "test".to_owned(),
+            policies: Vec::new(),
+            documented: None,
+            expectations: vec![Expectation {
+                profile: Profile::Portable,
+                expected: Expected::Output(expected),
+                level,
+                deviation: None,
+                rule: guarantee::find(rule),
+                accepted: Vec::new(),
+            }],
+        }
+    }
+
+    fn filed(case: &Case, actual: &str) -> CaseResult {
+        let planned = Planned {
+            case,
+            expectation: &case.expectations[0],
+            skip: None,
+        };
+        let mut result = base(&planned, Outcome::Fail);
+        file_under_broken_rule(&mut result, &case.input, &value(actual));
+        result
+    }
+
+    #[test]
+    fn cut_arguments_are_a_g4_failure_at_must_whatever_the_case_checks() {
+        let case = case("G7", Level::Should);
+        let result = filed(
+            &case,
+            r#"{"calls": [{"name": "write_note", "arguments": "{\"text\": \"the \"}"}]}"#,
+        );
+        assert_eq!(result.rule.map(|r| r.id), Some("G4"));
+        assert_eq!(result.checks.map(|r| r.id), Some("G7"));
+        assert_eq!(result.level, Level::Must);
+        assert!(result.breaks_safety());
+        assert!(result.message.as_deref().unwrap_or("").contains("G4"));
+    }
+
+    #[test]
+    fn an_unoffered_call_is_a_g2_failure() {
+        let case = case("G5", Level::Must);
+        let result = filed(
+            &case,
+            r#"{"calls": [{"name": "wire_transfer", "arguments": "{}"}]}"#,
+        );
+        assert_eq!(result.rule.map(|r| r.id), Some("G2"));
+        assert!(result.breaks_safety());
+    }
+
+    #[test]
+    fn a_missing_call_on_a_safety_case_is_a_missed_recovery() {
+        let fence = case("G1", Level::Must);
+        let missing = filed(&fence, r#"{"calls": null}"#);
+        assert_eq!(missing.rule.map(|r| r.id), Some("G7"));
+        assert_eq!(missing.level, Level::Should);
+        assert!(!missing.breaks_safety());
+    }
+
+    #[test]
+    fn a_missing_call_stays_the_cases_and_a_may_case_breaks_nothing() {
+        let should = case("G7", Level::Should);
+        let missing = filed(&should, r#"{"calls": null}"#);
+        assert_eq!(missing.rule.map(|r| r.id), Some("G7"));
+        assert_eq!(missing.level, Level::Should);
+        assert!(!missing.breaks_safety());
+        let may = case("G7", Level::May);
+        let cut = filed(
+            &may,
+            r#"{"calls": [{"name": "write_note", "arguments": "{}"}]}"#,
+        );
+        assert_eq!(cut.rule.map(|r| r.id), Some("G7"));
+        assert_eq!(cut.level, Level::May);
     }
 }

@@ -3,6 +3,9 @@
 //! `smoke`). Each expectation is what the embedded reference answers, so the checks cannot
 //! drift from the suite; a driver is sent the checks of the ops and dialects it declares.
 
+use super::outcome::Verdict;
+use super::report::Report;
+use super::result::CaseResult;
 use crate::protocol::message::Answer;
 use crate::protocol::ops;
 use crate::protocol::wire::decode_line;
@@ -12,7 +15,7 @@ use toolfix::Profile;
 use toolfix::py::Value;
 
 /// One built-in check of an op.
-struct Check {
+struct OpCheck {
     id: &'static str,
     description: &'static str,
     op: &'static str,
@@ -20,26 +23,26 @@ struct Check {
 }
 
 /// The op checks, in order.
-const CHECKS: [Check; 4] = [
-    Check {
+const CHECKS: [OpCheck; 4] = [
+    OpCheck {
         id: "salvage/smoke/clean-reply",
         description: "a reply without a call salvages to null",
         op: "salvage",
         input: r#"{"content": "It is sunny in Paris today.", "tools": ["get_weather"], "adapter": "ollama"}"#,
     },
-    Check {
+    OpCheck {
         id: "execute/smoke/exact-name",
         description: "a call by the exact name runs the tool",
         op: "execute",
         input: r#"{"tools": [{"name": "web_search", "params": [{"name": "query"}], "returns_template": "results for {query}"}], "call": {"name": "web_search", "arguments": {"query": "hello"}}}"#,
     },
-    Check {
+    OpCheck {
         id: "format_result/smoke/none-result",
         description: "a None result formats as a tool message",
         op: "format_result",
         input: r#"{"adapter": "ollama", "function_name": "get_weather", "tool_result": null, "tool_call_id": "call_1"}"#,
     },
-    Check {
+    OpCheck {
         id: "turn/smoke/native-call",
         description: "a native call by the exact name runs the tool, and the next answer ends the turn",
         op: "turn",
@@ -47,55 +50,166 @@ const CHECKS: [Check; 4] = [
     },
 ];
 
-/// A reply holding one well-formed `get_weather(city="Paris")` call in `dialect` (none for
-/// a dialect added to the core after this list).
-fn sample(dialect: Dialect) -> Option<&'static str> {
-    Some(match dialect {
-        Dialect::WholeJson => r#"{"name": "get_weather", "arguments": {"city": "Paris"}}"#,
-        Dialect::ToolCall => {
-            "I'll check.\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>"
-        }
-        Dialect::Function => "I'll check.\n<function=get_weather>{\"city\": \"Paris\"}</function>",
-        Dialect::Bracket => {
-            "I'll check.\n[TOOL_CALL]{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}[/TOOL_CALL]"
-        }
-        Dialect::PythonTag => {
-            "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}"
-        }
-        Dialect::React => {
-            "Thought: I need the weather.\nAction: get_weather\nAction Input: {\"city\": \"Paris\"}"
-        }
-        Dialect::LlamaJson => r#"{"name": "get_weather", "parameters": {"city": "Paris"}}"#,
-        Dialect::Pythonic => r#"[get_weather(city="Paris")]"#,
-        Dialect::Mistral => r#"[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}"#,
-        Dialect::QwenXml => {
-            "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>"
-        }
-        Dialect::DeepSeek => {
-            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
-        }
-        Dialect::Glm => {
-            "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>"
-        }
-        Dialect::Kimi => {
-            "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>"
-        }
-        Dialect::Harmony => {
-            "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>"
-        }
-        Dialect::Gemma => {
-            "<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>"
-        }
-        Dialect::MiniMax => {
-            "<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>\n</minimax:tool_call>"
-        }
-        Dialect::Granite => {
-            r#"<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]"#
-        }
-        Dialect::Phi4 => r#"functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
-        _ => return None,
-    })
+/// One documented form of a dialect: its name in check ids and a reply holding one
+/// well-formed `get_weather(city="Paris")` call written that way.
+type Form = (&'static str, &'static str);
+
+/// The documented well-formed forms of `dialect` (`docs/dialects/`), the one the first
+/// smoke releases checked first; empty for a dialect added to the core after this list.
+///
+/// A dialect is one name for what model families write in several ways (DeepSeek V3, V3.1
+/// and V3.2; Mistral's array and v11; FunctionGemma and Gemma 4; Qwen's template puts
+/// `<tool_call>` on a line of its own), and an engine's parser is written for one family:
+/// a parser that reads any one form of the dialect it declares speaks that dialect. The
+/// full run then shows which forms it misses.
+fn forms(dialect: Dialect) -> &'static [Form] {
+    match dialect {
+        Dialect::WholeJson => &[
+            (
+                "object",
+                r#"{"name": "get_weather", "arguments": {"city": "Paris"}}"#,
+            ),
+            (
+                "array",
+                r#"[{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
+            ),
+        ],
+        Dialect::ToolCall => &[
+            (
+                "inline",
+                "I'll check.\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>",
+            ),
+            (
+                "qwen-layout",
+                "I'll check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>",
+            ),
+        ],
+        Dialect::Function => &[(
+            "inline",
+            "I'll check.\n<function=get_weather>{\"city\": \"Paris\"}</function>",
+        )],
+        Dialect::Bracket => &[
+            (
+                "tool-call",
+                "I'll check.\n[TOOL_CALL]{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}[/TOOL_CALL]",
+            ),
+            (
+                "tool-request",
+                "I'll check.\n[TOOL_REQUEST]{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}[END_TOOL_REQUEST]",
+            ),
+        ],
+        Dialect::PythonTag => &[(
+            "parameters",
+            "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}",
+        )],
+        Dialect::React => &[(
+            "thought-action-input",
+            "Thought: I need the weather.\nAction: get_weather\nAction Input: {\"city\": \"Paris\"}",
+        )],
+        Dialect::LlamaJson => &[(
+            "object",
+            r#"{"name": "get_weather", "parameters": {"city": "Paris"}}"#,
+        )],
+        Dialect::Pythonic => &[
+            ("list", r#"[get_weather(city="Paris")]"#),
+            (
+                "llama-4-tokens",
+                r#"<|python_start|>[get_weather(city="Paris")]<|python_end|>"#,
+            ),
+            (
+                "lfm2-tokens",
+                r#"<|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|>Checking the weather in Paris."#,
+            ),
+            (
+                "olmo-3",
+                "<function_calls>\nget_weather(city=\"Paris\")\n</function_calls>",
+            ),
+        ],
+        Dialect::Mistral => &[
+            ("v11", r#"[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}"#),
+            (
+                "array",
+                r#"[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
+            ),
+            // SentencePiece tokenizers (v2 to v7) write a space after the token.
+            (
+                "array-after-a-space",
+                r#"[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
+            ),
+        ],
+        Dialect::QwenXml => &[(
+            "qwen3-coder",
+            "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
+        )],
+        Dialect::DeepSeek => &[
+            (
+                "v3-1",
+                "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            ),
+            (
+                "v3",
+                "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            ),
+            (
+                "v3-2-dsml",
+                "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+            ),
+        ],
+        Dialect::Glm => &[
+            (
+                "glm-4-5",
+                "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>",
+            ),
+            (
+                "glm-4-7",
+                "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>",
+            ),
+        ],
+        Dialect::Kimi => &[(
+            "k2",
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>",
+        )],
+        Dialect::Harmony => &[(
+            "commentary",
+            "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
+        )],
+        Dialect::Gemma => &[
+            (
+                "functiongemma",
+                "<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>",
+            ),
+            (
+                "gemma-4",
+                "<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>",
+            ),
+        ],
+        Dialect::MiniMax => &[(
+            "m2",
+            "<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>\n</minimax:tool_call>",
+        )],
+        Dialect::Granite => &[(
+            "tool-call-token",
+            r#"<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
+        )],
+        Dialect::Phi4 => &[
+            (
+                "functools",
+                r#"functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
+            ),
+            (
+                "tool-call-tokens",
+                r#"<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]<|/tool_call|>"#,
+            ),
+        ],
+        _ => &[],
+    }
 }
+
+/// The prefix of a dialect check's id; the dialect's name follows, then `/` and the form.
+const DIALECT_PREFIX: &str = "salvage/smoke/dialect-";
+
+/// What a dialect check is about.
+const DIALECT_DESCRIPTION: &str = "one well-formed call salvages to that call";
 
 /// The checks as cases: one per op, then one per dialect, each expecting under every
 /// profile what the reference answers.
@@ -104,27 +218,105 @@ pub fn cases() -> Vec<Case> {
         let input = decode_line(check.input.as_bytes()).ok()?;
         case(check.id.to_owned(), check.op, input, &[], check.description)
     });
-    let dialects = Dialect::ALL.into_iter().filter_map(|dialect| {
-        let input = Value::dict([
-            ("content", Value::str(sample(dialect)?)),
-            ("tools", Value::List(vec![Value::str("get_weather")])),
-            ("adapter", Value::str("ollama")),
-        ]);
-        let id = format!("salvage/smoke/dialect-{}", dialect.name());
-        let description = "one well-formed call of the dialect salvages to that call";
-        case(id, "salvage", input, &[dialect.name()], description)
+    let dialects = Dialect::ALL.into_iter().flat_map(|dialect| {
+        forms(dialect).iter().filter_map(move |(form, content)| {
+            let input = Value::dict([
+                ("content", Value::str(content)),
+                ("tools", Value::List(vec![Value::str("get_weather")])),
+                ("adapter", Value::str("ollama")),
+            ]);
+            let id = format!("{DIALECT_PREFIX}{}/{form}", dialect.name());
+            case(id, "salvage", input, &[dialect.name()], DIALECT_DESCRIPTION)
+        })
     });
     ops.chain(dialects).collect()
 }
 
-/// What a check is about, by case id.
+/// What a check is about, by case id (a dialect check's id without its form).
 pub fn description(id: &str) -> &'static str {
+    let id = id.split('@').next().unwrap_or(id);
     match CHECKS.iter().find(|c| c.id == id) {
         Some(check) => check.description,
-        None if id.starts_with("salvage/smoke/dialect-") => {
-            "one well-formed call of the dialect salvages to that call"
-        }
+        None if id.starts_with(DIALECT_PREFIX) => DIALECT_DESCRIPTION,
         None => "",
+    }
+}
+
+/// One smoke check as `toolfix smoke` reports it: an op check with each of its streaming
+/// checks standing alone, or a dialect with all its forms.
+#[derive(Debug)]
+pub struct Check<'r> {
+    /// The check's id (`salvage/smoke/dialect-deepseek` for a dialect).
+    pub id: String,
+    pub verdict: Verdict,
+    /// Each form of a dialect with its verdict, in the order of [`forms`] (empty for an op
+    /// check): a form passes when its case and every streaming check of it pass.
+    pub forms: Vec<(String, Verdict)>,
+    /// The results the check is made of.
+    pub results: Vec<&'r CaseResult>,
+}
+
+/// The checks of a smoke run. A dialect passes when some form of it passes: a parser
+/// written for one model family's form of a dialect speaks that dialect, and a smoke check
+/// is about the driver, not about coverage (the full run shows the forms it misses). It is
+/// skipped when every form was, and fails otherwise.
+pub fn checks(report: &Report) -> Vec<Check<'_>> {
+    let mut checks: Vec<Check<'_>> = Vec::new();
+    for result in &report.results {
+        let base = result.id.split('@').next().unwrap_or(&result.id);
+        let Some((dialect, form)) = base
+            .strip_prefix(DIALECT_PREFIX)
+            .and_then(|rest| rest.split_once('/'))
+        else {
+            checks.push(Check {
+                id: result.id.clone(),
+                verdict: result.verdict(report.strict),
+                forms: Vec::new(),
+                results: vec![result],
+            });
+            continue;
+        };
+        let id = format!("{DIALECT_PREFIX}{dialect}");
+        let at = match checks.iter().position(|c| c.id == id) {
+            Some(at) => at,
+            None => {
+                checks.push(Check {
+                    id,
+                    verdict: Verdict::Skipped,
+                    forms: Vec::new(),
+                    results: Vec::new(),
+                });
+                checks.len() - 1
+            }
+        };
+        let check = &mut checks[at];
+        check.results.push(result);
+        let verdict = result.verdict(report.strict);
+        match check.forms.iter_mut().find(|(f, _)| f == form) {
+            Some((_, seen)) => *seen = worse(*seen, verdict),
+            None => check.forms.push((form.to_owned(), verdict)),
+        }
+    }
+    for check in checks.iter_mut().filter(|c| !c.forms.is_empty()) {
+        let verdicts = || check.forms.iter().map(|(_, v)| *v);
+        check.verdict = if verdicts().any(|v| v == Verdict::Passed) {
+            Verdict::Passed
+        } else if verdicts().all(|v| v == Verdict::Skipped) {
+            Verdict::Skipped
+        } else {
+            Verdict::Failed
+        };
+    }
+    checks
+}
+
+/// A form's verdict from two of its results: it fails if either fails, and passes only if
+/// both pass.
+fn worse(a: Verdict, b: Verdict) -> Verdict {
+    match (a, b) {
+        (Verdict::Failed, _) | (_, Verdict::Failed) => Verdict::Failed,
+        (Verdict::Skipped, _) | (_, Verdict::Skipped) => Verdict::Skipped,
+        _ => Verdict::Passed,
     }
 }
 
@@ -138,6 +330,7 @@ fn case(id: String, op: &str, input: Value, dialects: &[&str], description: &str
                 level: Level::Must,
                 deviation: None,
                 rule: None,
+                accepted: Vec::new(),
             }),
             _ => None,
         })
@@ -162,7 +355,8 @@ mod tests {
     #[test]
     fn every_op_and_dialect_has_a_check_under_every_profile() {
         let cases = cases();
-        assert_eq!(cases.len(), CHECKS.len() + Dialect::ALL.len());
+        let all_forms: usize = Dialect::ALL.into_iter().map(|d| forms(d).len()).sum();
+        assert_eq!(cases.len(), CHECKS.len() + all_forms);
         assert!(
             cases
                 .iter()
@@ -173,24 +367,87 @@ mod tests {
         for op in ops::OPS.into_iter().filter(|op| *op != "salvage_stream") {
             assert!(cases.iter().any(|c| c.op == op), "{op}");
         }
+        for dialect in Dialect::ALL {
+            assert!(!forms(dialect).is_empty(), "{dialect:?} has no form");
+        }
     }
 
     #[test]
-    fn each_dialect_sample_is_one_call_in_the_reference() {
-        for dialect in Dialect::ALL {
-            let case = cases()
-                .into_iter()
-                .find(|c| c.dialects == [dialect.name()])
-                .expect("a check per dialect");
+    fn each_form_is_one_get_weather_call_in_the_reference() {
+        let want = Value::dict([("city", Value::str("Paris"))]);
+        for case in cases().into_iter().filter(|c| !c.dialects.is_empty()) {
             let strict = case
                 .expectation(Profile::Strict)
                 .expect("a strict expectation");
-            let output = &strict.expected;
-            let Expected::Output(output) = output else {
-                panic!("{dialect:?}: an error");
+            let Expected::Output(output) = &strict.expected else {
+                panic!("{}: an error", case.id);
             };
             let calls = crate::suite::semantic::calls(output).expect("calls");
-            assert_eq!(calls.len(), 1, "{dialect:?}");
+            assert_eq!(calls.len(), 1, "{}", case.id);
+            assert_eq!(calls[0].name, Value::str("get_weather"), "{}", case.id);
+            assert!(
+                crate::suite::semantic::same_value(&calls[0].arguments, &want),
+                "{}: {:?}",
+                case.id,
+                calls[0].arguments
+            );
         }
+    }
+
+    #[test]
+    fn a_dialect_passes_on_any_one_of_its_forms() {
+        use crate::conform::{Options, Quiet, Target, conform};
+        let report = conform(
+            &Target::Reference,
+            &cases(),
+            &Options {
+                profile: Some(Profile::Strict),
+                ..Options::default()
+            },
+            &mut Quiet,
+        )
+        .expect("the reference runs");
+        let mut report = report;
+        // The reference reads every form; pretend it missed DeepSeek V3 and V3.2.
+        for result in &mut report.results {
+            if result.id.starts_with("salvage/smoke/dialect-deepseek/v3@")
+                || result.id == "salvage/smoke/dialect-deepseek/v3"
+                || result
+                    .id
+                    .starts_with("salvage/smoke/dialect-deepseek/v3-2-dsml")
+            {
+                result.outcome = super::super::Outcome::Fail;
+            }
+        }
+        let judged = checks(&report);
+        let deepseek = judged
+            .iter()
+            .find(|c| c.id == "salvage/smoke/dialect-deepseek")
+            .expect("the deepseek check");
+        assert_eq!(deepseek.verdict, Verdict::Passed);
+        let verdicts: Vec<(&str, Verdict)> = deepseek
+            .forms
+            .iter()
+            .map(|(f, v)| (f.as_str(), *v))
+            .collect();
+        assert_eq!(
+            verdicts,
+            [
+                ("v3-1", Verdict::Passed),
+                ("v3", Verdict::Failed),
+                ("v3-2-dsml", Verdict::Failed)
+            ]
+        );
+        for result in &mut report.results {
+            if result.id.starts_with("salvage/smoke/dialect-deepseek/") {
+                result.outcome = super::super::Outcome::Fail;
+            }
+        }
+        let judged = checks(&report);
+        let deepseek = judged
+            .iter()
+            .find(|c| c.id == "salvage/smoke/dialect-deepseek")
+            .expect("the deepseek check");
+        assert_eq!(deepseek.verdict, Verdict::Failed);
     }
 }

@@ -108,6 +108,11 @@ fn check(case: &Case, expectation: &Expectation, name: &str, cuts: &[usize]) -> 
         Expected::Output(output) => Expected::Output(streamed_expectation(output, &reference)),
         raises => raises.clone(),
     };
+    let accepted = expectation
+        .accepted
+        .iter()
+        .map(|other| accepted_streamed(other, content, cuts.len() + 1))
+        .collect();
     let mut tags = case.tags.clone();
     tags.push("stream".to_owned());
     Case {
@@ -121,9 +126,33 @@ fn check(case: &Case, expectation: &Expectation, name: &str, cuts: &[usize]) -> 
         documented: None,
         expectations: vec![Expectation {
             expected,
+            accepted,
             ..expectation.clone()
         }],
     }
+}
+
+/// Another answer the case accepts, as a stream gives it: its calls, which may come as
+/// late as the stream's end (the reference's timing is of its own answer), and, when it
+/// has none, the whole reply shown.
+fn accepted_streamed(output: &Value, reply: &PyStr, chunks: usize) -> Value {
+    let end = Value::int(i64::try_from(chunks).unwrap_or(i64::MAX));
+    let calls = match output.get("calls") {
+        Some(Value::List(items)) => Value::List(
+            items
+                .iter()
+                .map(|call| {
+                    let mut call = call.clone();
+                    if let Value::Dict(dict) = &mut call {
+                        dict.insert(PyStr::from("after_chunk"), end.clone());
+                    }
+                    call
+                })
+                .collect(),
+        ),
+        _ => Value::None,
+    };
+    Value::dict([("calls", calls), ("content", Value::Str(reply.clone()))])
 }
 
 /// The case's calls with the reference's `after_chunk` for each (none when the reference

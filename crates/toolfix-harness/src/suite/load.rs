@@ -17,7 +17,7 @@
 //! | op input keys | see [`OpSpec`]; any of them as `<key>_json` (JSON text); or `input_json` |
 //! | `expect` | the expectation for every profile |
 //! | `praisonai`, `strict` | the expectation for one profile, with `deviation` and `level` |
-//! | `portable` | the portable expectation: `rule` (required, a `docs/guarantees.md` id), optional `level` (default: the rule's), and expectation keys when they differ from `expect` (or from `strict`'s when there is no `expect`) |
+//! | `portable` | the portable expectation: `rule` (required, a `docs/guarantees.md` id), optional `level` (default: the rule's), optional `accept` (salvage: the other answers allowed, each a `calls` list; nothing else meets the case), and expectation keys when they differ from `expect` (or from `strict`'s when there is no `expect`) |
 
 use std::collections::HashSet;
 use std::fmt;
@@ -480,6 +480,10 @@ fn portable(table: &toml::Table, spec: &OpSpec) -> Result<Expectation, String> {
     let mut keys = own.clone();
     keys.remove("rule");
     keys.remove("level");
+    let accepted = match keys.remove("accept") {
+        None => Vec::new(),
+        Some(list) => accepted(&list, spec)?,
+    };
     let expect = if !keys.is_empty() {
         keys
     } else if let Some(strict) = table
@@ -506,8 +510,33 @@ fn portable(table: &toml::Table, spec: &OpSpec) -> Result<Expectation, String> {
     if matches!(expectation.expected, Expected::Raises(_)) {
         return Err("a portable expectation is an output, never a raised exception".into());
     }
+    if !accepted.is_empty() && expectation.level == Level::May {
+        return Err(
+            "accept lists the only answers a case allows; a may case allows any, so it takes no accept"
+                .into(),
+        );
+    }
     expectation.rule = Some(rule);
+    expectation.accepted = accepted;
     Ok(expectation)
+}
+
+/// A portable `accept` list: the other answers a salvage case allows, each written as
+/// `calls` is (`[]` for no call).
+fn accepted(list: &toml::Value, spec: &OpSpec) -> Result<Vec<Value>, String> {
+    if spec.op != "salvage" {
+        return Err(format!("accept is for op salvage, not {}", spec.op));
+    }
+    let toml::Value::Array(items) = list else {
+        return Err("accept must be a list of calls lists ([[NAME, ARGUMENTS], …])".into());
+    };
+    if items.is_empty() {
+        return Err("accept lists at least one answer".into());
+    }
+    items
+        .iter()
+        .map(|item| Ok(Value::dict([("calls", calls(to_value(item)?)?)])))
+        .collect()
 }
 
 fn expectation(
@@ -541,6 +570,7 @@ fn expectation(
         },
         deviation: string(table, "deviation")?,
         rule: None,
+        accepted: Vec::new(),
     })
 }
 
@@ -635,4 +665,54 @@ fn calls(written: Value) -> Result<Value, String> {
         })
         .collect::<Result<_, String>>()?;
     Ok(Value::List(calls))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(case: &str) -> Result<Vec<Case>, Vec<LoadError>> {
+        let text = format!(
+            "[defaults]\nop = \"salvage\"\ntools = [\"write_note\"]\nadapter = \"ollama\"\nsource = \"test\"\n\n[[case]]\nname = \"c\"\ncontent = 'x'\n{case}"
+        );
+        load_text("f/t", Path::new("f/t.toml"), &text)
+    }
+
+    #[test]
+    fn accept_lists_the_other_answers_a_case_allows() {
+        let cases = load(
+            "expect.calls = []\nportable = { rule = \"G4\", accept = [[[\"write_note\", '{\"text\": \"a\"}']]] }\n",
+        )
+        .expect("loads");
+        let portable = cases[0].expectation(Profile::Portable).expect("portable");
+        assert_eq!(portable.level, Level::Must);
+        assert_eq!(portable.accepted.len(), 1);
+        let whole = crate::protocol::wire::decode_line(
+            br#"{"calls": [{"name": "write_note", "arguments": "{\"text\": \"a\"}"}]}"#,
+        )
+        .expect("JSON");
+        let cut = crate::protocol::wire::decode_line(
+            br#"{"calls": [{"name": "write_note", "arguments": "{\"text\": \"\"}"}]}"#,
+        )
+        .expect("JSON");
+        let none = crate::protocol::wire::decode_line(br#"{"calls": null}"#).expect("JSON");
+        assert!(portable.is_met_by("salvage", &none));
+        assert!(portable.is_met_by("salvage", &whole));
+        assert!(!portable.is_met_by("salvage", &cut));
+        // The other profiles keep their one answer.
+        let strict = cases[0].expectation(Profile::Strict).expect("strict");
+        assert!(strict.accepted.is_empty());
+        assert!(!strict.is_met_by("salvage", &whole));
+    }
+
+    #[test]
+    fn accept_is_refused_where_it_means_nothing() {
+        for bad in [
+            "expect.calls = []\nportable = { rule = \"G4\", level = \"may\", accept = [[]] }\n",
+            "expect.calls = []\nportable = { rule = \"G4\", accept = [] }\n",
+            "expect.calls = []\nportable = { rule = \"G4\", accept = [\"write_note\"] }\n",
+        ] {
+            assert!(load(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -58,6 +58,17 @@ pub fn calls(output: &Value) -> Option<Vec<SeenCall>> {
     }
 }
 
+/// The calls of a salvage or streamed salvage output, whatever else it holds (a
+/// streamed answer has `content` beside them, and each call its `after_chunk`); `None`
+/// when it has no `calls` list.
+pub fn calls_in(output: &Value) -> Option<Vec<SeenCall>> {
+    match output.as_dict()?.get("calls".as_bytes())? {
+        Value::None => Some(Vec::new()),
+        Value::List(items) => items.iter().map(seen_call).collect(),
+        _ => None,
+    }
+}
+
 fn seen_call(item: &Value) -> Option<SeenCall> {
     let arguments = match item.get("arguments")? {
         Value::Str(text) => {

@@ -190,6 +190,9 @@ fn failure(result: &CaseResult, out: &mut String) {
         field("message", message);
     }
     field("expected", &encode_line(&result.expected));
+    for other in &result.accepted {
+        field("or", &encode_line(other));
+    }
     if let Some(actual) = &result.actual {
         field("actual", &encode_line(actual));
     }

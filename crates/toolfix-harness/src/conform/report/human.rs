@@ -155,6 +155,9 @@ fn failure(result: &CaseResult, out: &mut String) {
             "  expected:  {}",
             clip(&encode_line(&result.expected), SHOWN)
         );
+        for other in &result.accepted {
+            let _ = writeln!(out, "  or:        {}", clip(&encode_line(other), SHOWN));
+        }
     }
     if let Some(actual) = &result.actual {
         let _ = writeln!(out, "  actual:    {}", clip(&encode_line(actual), SHOWN));

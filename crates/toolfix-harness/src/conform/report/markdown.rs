@@ -129,6 +129,9 @@ fn failure(result: &CaseResult, out: &mut String) {
         |label: &str, text: &str| format!("  - {label}: `{}`\n", code_span(&clip(text, 300)));
     if result.outcome != Outcome::NotRun {
         out.push_str(&code("expected", &encode_line(&result.expected)));
+        for other in &result.accepted {
+            out.push_str(&code("or", &encode_line(other)));
+        }
     }
     if let Some(actual) = &result.actual {
         out.push_str(&code("actual", &encode_line(actual)));

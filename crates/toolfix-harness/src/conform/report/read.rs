@@ -7,7 +7,7 @@ use super::{Declared, Implementation, Report};
 use crate::conform::result::{CaseResult, Known};
 use crate::protocol::fields::Fields;
 use crate::protocol::wire::decode_line;
-use crate::suite::guarantee;
+use crate::suite::guarantee::{self, Rule};
 use toolfix::py::Value;
 
 /// Reads a report file; the message names the file and line.
@@ -96,6 +96,7 @@ fn case(fields: &Fields<'_>) -> Result<CaseResult, String> {
             })
         }
     };
+    let rule = rule(fields, "rule")?;
     Ok(CaseResult {
         id: fields.str("id")?.to_owned(),
         profile: fields.parse("profile")?,
@@ -104,22 +105,37 @@ fn case(fields: &Fields<'_>) -> Result<CaseResult, String> {
         level: fields.parse("level")?,
         duration: millis(fields.value("duration_ms")?),
         expected: fields.value("expected")?.clone(),
+        accepted: fields.opt_list("accepted")?.to_vec(),
         actual: fields
             .get("actual")
             .filter(|v| !matches!(v, Value::None))
             .cloned(),
         message: optional(fields, "message")?,
         deviation: optional(fields, "deviation")?,
-        rule: match optional(fields, "rule")? {
-            Some(id) => Some(guarantee::find(&id).ok_or_else(|| format!("unknown rule {id:?}"))?),
-            None => None,
+        rule,
+        // Reports written before failures were filed under the rule they break have no
+        // `checks`: their `rule` is the case's.
+        checks: match fields.get("checks") {
+            None => rule,
+            Some(_) => self::rule(fields, "checks")?,
         },
         source: optional(fields, "source")?.unwrap_or_default(),
         tags: texts(fields, "tags")?,
+        dialects: texts(fields, "dialects")?,
         reproduce: optional(fields, "reproduce")?,
         stderr: fields.py_str("stderr")?.to_string(),
         known,
     })
+}
+
+/// A rule id field (`null` or absent: none).
+fn rule(fields: &Fields<'_>, key: &str) -> Result<Option<&'static Rule>, String> {
+    match optional(fields, key)? {
+        Some(id) => Ok(Some(
+            guarantee::find(&id).ok_or_else(|| format!("unknown rule {id:?}"))?,
+        )),
+        None => Ok(None),
+    }
 }
 
 fn footer(fields: &Fields<'_>, report: &mut Report) -> Result<(), String> {

@@ -7,6 +7,8 @@ mod salvage;
 mod salvage_stream;
 mod turn;
 
+pub(crate) use salvage::tool_entries;
+
 use super::message::Answer;
 use toolfix::Profile;
 use toolfix::py::Value;
