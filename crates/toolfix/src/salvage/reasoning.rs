@@ -52,24 +52,70 @@ pub fn reasoning_ranges(text: &[u8], fenced: &[Range<usize>]) -> Vec<Range<usize
             at = end;
         }
     }
+    ranges.extend(analysis_channels(
+        text,
+        &outside,
+        &mut Ahead::new(text, HARMONY_END),
+        &mut Ahead::new(text, HARMONY_START),
+    ));
+    merge(ranges)
+}
+
+/// Harmony's analysis channels: each from its `<|channel|>analysis<|message|>` to its
+/// `<|end|>` (included), the next `<|start|>` (excluded), or the end of the text.
+///
+/// The ends are found by `Ahead` searches that only move forward: searching the rest of
+/// the text afresh from every channel would be quadratic on a reply of many channels each
+/// ended by a `<|start|>`, with the only `<|end|>` at the very end.
+fn analysis_channels<'t>(
+    text: &'t [u8],
+    outside: &impl Fn(usize) -> bool,
+    ends: &mut Ahead<'t>,
+    starts: &mut Ahead<'t>,
+) -> Vec<Range<usize>> {
+    let mut channels = Vec::new();
     let mut at = 0;
-    while let Some(open) = find_from(text, ANALYSIS, at, &outside) {
+    while let Some(open) = find_from(text, ANALYSIS, at, outside) {
         let body = open + ANALYSIS.len();
-        let end = [HARMONY_END, HARMONY_START]
-            .iter()
-            .filter_map(|m| memmem::find(&text[body..], m).map(|i| body + i))
-            .min()
-            .map_or(text.len(), |i| {
-                if text[i..].starts_with(HARMONY_END) {
-                    i + HARMONY_END.len()
-                } else {
-                    i
-                }
-            });
-        ranges.push(open..end);
+        let end = match (ends.from(body), starts.from(body)) {
+            (Some(end), Some(start)) if start < end => start,
+            (Some(end), _) => end + HARMONY_END.len(),
+            (None, Some(start)) => start,
+            (None, None) => text.len(),
+        };
+        channels.push(open..end);
         at = end;
     }
-    merge(ranges)
+    channels
+}
+
+/// The occurrences of a token at or after positions that only grow, from one forward
+/// search: each occurrence is visited once, whatever the number of queries.
+struct Ahead<'t> {
+    found: memmem::FindIter<'t, 't>,
+    next: Option<usize>,
+    /// How many occurrences the search has visited (linearity is pinned on it in tests).
+    visited: usize,
+}
+
+impl<'t> Ahead<'t> {
+    fn new(text: &'t [u8], token: &'t [u8]) -> Ahead<'t> {
+        Ahead {
+            found: memmem::find_iter(text, token),
+            next: None,
+            visited: 0,
+        }
+    }
+
+    /// The first occurrence at or after `pos`; `pos` must not be smaller than in an
+    /// earlier call.
+    fn from(&mut self, pos: usize) -> Option<usize> {
+        while self.next.is_none_or(|n| n < pos) {
+            self.next = Some(self.found.next()?);
+            self.visited += 1;
+        }
+        self.next
+    }
 }
 
 /// Where the reasoning a reply begins with ends (only whitespace before it), when the
@@ -142,6 +188,39 @@ mod tests {
         );
         let cut = "<|channel|>analysis<|message|>still thinking";
         assert_eq!(shown(cut, &[]), [cut]);
+    }
+
+    #[test]
+    fn analysis_channels_ended_by_start_and_end_tokens() {
+        let text =
+            "<|channel|>analysis<|message|>a<|start|>x<|channel|>analysis<|message|>b<|end|>y";
+        assert_eq!(
+            shown(text, &[]),
+            [
+                "<|channel|>analysis<|message|>a",
+                "<|channel|>analysis<|message|>b<|end|>"
+            ]
+        );
+        let ended = "<|channel|>analysis<|message|>a<|end|><|start|>b";
+        assert_eq!(
+            shown(ended, &[]),
+            ["<|channel|>analysis<|message|>a<|end|>"]
+        );
+    }
+
+    /// Many channels each ended by a `<|start|>`, the only `<|end|>` at the very end:
+    /// each end token is visited once, not once per channel (which was quadratic).
+    #[test]
+    fn analysis_channel_ends_are_searched_once() {
+        let n = 1000;
+        let text = "<|channel|>analysis<|message|>x<|start|>".repeat(n) + "<|end|>";
+        let text = text.as_bytes();
+        let mut ends = Ahead::new(text, HARMONY_END);
+        let mut starts = Ahead::new(text, HARMONY_START);
+        let channels = analysis_channels(text, &|_| true, &mut ends, &mut starts);
+        assert_eq!(channels.len(), n);
+        assert_eq!(ends.visited, 1);
+        assert_eq!(starts.visited, n);
     }
 
     #[test]
