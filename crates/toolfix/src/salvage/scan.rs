@@ -13,9 +13,12 @@
 //!    with a token after it;
 //! 4. a token candidate that starts inside a fence or reasoning is dropped, and the six
 //!    dialects scan the text with both masked;
-//! 5. `span::select` orders all candidates and applies the starts-inside rule.
+//! 5. a token span that starts inside one of their candidates is quoted data, not a call
+//!    (a string argument holding `<｜tool▁call▁begin｜>`): if one was kept out of fence
+//!    masking, steps 2 to 4 run again without it (`quoted`);
+//! 6. `span::select` orders all candidates and applies the starts-inside rule.
 //!
-//! Every step is linear: each scans the text a fixed number of times.
+//! Every step is linear: each scans the text a fixed number of times (at most `ROUNDS`).
 
 use std::ops::Range;
 
@@ -41,18 +44,75 @@ pub fn scan(
         let candidates = embedded(&masked, tools, profile)?;
         return Ok(span::select(candidates));
     }
-    let mut tokens = tokens(&Masked::with_ranges(content, Vec::new()), tools, profile);
-    let fenced = fence::fenced_ranges_around(content, &disjoint(&tokens));
-    let reasoning = reasoning_ranges(content, &fenced);
-    if !reasoning.is_empty() {
-        tokens = tokens_in_original(content, reasoning.clone(), tools, profile);
+    let mut found = Some(tokens(
+        &Masked::with_ranges(content, Vec::new()),
+        tools,
+        profile,
+    ));
+    let mut opaque = disjoint(found.as_deref().unwrap_or_default());
+    for round in 1..=ROUNDS {
+        let fenced = fence::fenced_ranges_around(content, &opaque);
+        let reasoning = reasoning_ranges(content, &fenced);
+        let mut tokens = match found.take() {
+            Some(tokens) if reasoning.is_empty() => tokens,
+            _ if reasoning.is_empty() => {
+                tokens(&Masked::with_ranges(content, Vec::new()), tools, profile)
+            }
+            _ => tokens_in_original(content, reasoning.clone(), tools, profile),
+        };
+        let hidden = merge(fenced.into_iter().chain(reasoning).collect());
+        tokens.retain(|c| !starts_inside(&hidden, c.span.start));
+        let masked = Masked::with_ranges(content, hidden);
+        let mut candidates = embedded(&masked, tools, profile)?;
+        let quoted = quoted(&candidates, &opaque);
+        if quoted.is_empty() || round == ROUNDS {
+            candidates.append(&mut tokens);
+            return Ok(span::select(candidates));
+        }
+        opaque = match round {
+            1 => opaque.into_iter().filter(|o| !quoted.contains(o)).collect(),
+            _ => Vec::new(),
+        };
     }
-    let hidden = merge(fenced.into_iter().chain(reasoning).collect());
-    tokens.retain(|c| !starts_inside(&hidden, c.span.start));
-    let masked = Masked::with_ranges(content, hidden);
-    let mut candidates = embedded(&masked, tools, profile)?;
-    candidates.append(&mut tokens);
-    Ok(span::select(candidates))
+    unreachable!("the last round returns")
+}
+
+/// How many times fences may be found: with every token span opaque; again without the
+/// spans quoted inside an embedded candidate; and, if that still leaves some quoted (the
+/// new fences changed what the embedded dialects match), with none opaque.
+const ROUNDS: usize = 3;
+
+/// The `opaque` ranges that start inside an embedded candidate which starts before them:
+/// a token dialect's opener quoted in another call's payload (a string argument holding
+/// `<｜tool▁call▁begin｜>`) is that call's data, so the fences after it are fences. Left
+/// opaque, an opener quoted without its closer would hide every fence to the end of the
+/// reply, and a fenced example after the call would run.
+fn quoted(embedded: &[Candidate], opaque: &[Range<usize>]) -> Vec<Range<usize>> {
+    if embedded.is_empty() || opaque.is_empty() {
+        return Vec::new();
+    }
+    let mut spans: Vec<(usize, usize)> = embedded
+        .iter()
+        .map(|c| (c.span.start, c.span.end))
+        .collect();
+    spans.sort_unstable();
+    // The furthest end among the spans that start at or before each one.
+    let mut furthest = 0;
+    let reach: Vec<usize> = spans
+        .iter()
+        .map(|&(_, end)| {
+            furthest = furthest.max(end);
+            furthest
+        })
+        .collect();
+    opaque
+        .iter()
+        .filter(|o| {
+            let before = spans.partition_point(|&(start, _)| start < o.start);
+            before > 0 && reach[before - 1] > o.start
+        })
+        .cloned()
+        .collect()
 }
 
 /// The six dialects' candidates over `masked`, with spans in the original text.
@@ -110,4 +170,40 @@ fn disjoint(candidates: &[Candidate]) -> Vec<Range<usize>> {
 fn starts_inside(ranges: &[Range<usize>], at: usize) -> bool {
     let next = ranges.partition_point(|r| r.end <= at);
     ranges.get(next).is_some_and(|r| r.start <= at)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::salvage::{Allowlist, Request, salvage};
+
+    fn names(reply: &str) -> Vec<String> {
+        let tools = Allowlist::new(["get_weather", "delete_all"]);
+        salvage(&Request::new(reply, &tools))
+            .unwrap()
+            .iter()
+            .map(|c| c.name_str().unwrap().to_owned())
+            .collect()
+    }
+
+    /// A token dialect's opener quoted in a call's argument (here without its closer, so
+    /// its span would run to the end) does not keep the fences after it from masking.
+    #[test]
+    fn an_opener_quoted_in_an_argument_hides_no_fence() {
+        let call = r#"<tool_call>{"name": "get_weather", "arguments": {"s": "<｜tool▁call▁begin｜>"}}</tool_call>"#;
+        let example =
+            "```\n<tool_call>{\"name\": \"delete_all\", \"arguments\": {}}</tool_call>\n```";
+        assert_eq!(
+            names(&format!("{call}\nNever run:\n{example}")),
+            ["get_weather"]
+        );
+        let closed_later = format!("{call}\n{example}\n<｜tool▁call▁end｜>");
+        assert_eq!(names(&closed_later), ["get_weather"]);
+    }
+
+    /// A token call's own fence stays its own: DeepSeek V3's JSON between ```json and ```.
+    #[test]
+    fn a_token_calls_own_fence_is_not_an_example() {
+        let reply = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜>";
+        assert_eq!(names(reply), ["get_weather"]);
+    }
 }
