@@ -19,6 +19,8 @@ use std::ops::Range;
 
 use memchr::memmem;
 
+use crate::py::unicode::strip;
+
 /// Reasoning blocks: an opener, and the closer that ends the block.
 const BLOCKS: [(&[u8], &[u8]); 2] = [
     (b"<think>", b"</think>"),
@@ -118,12 +120,18 @@ impl<'t> Ahead<'t> {
     }
 }
 
-/// Where the reasoning a reply begins with ends (only whitespace before it), when the
-/// reply goes on after it.
+/// Where the reasoning a reply begins with ends (only `str.isspace` whitespace before it,
+/// what the whole-content path strips), when the reply goes on after it.
+///
+/// Reasoning is found as the scan finds it, outside fences: a fence opened in the
+/// reasoning and never closed runs past its `</think>`, so what follows is fenced, not a
+/// whole-content payload. Fences are looked for only once there is reasoning at all.
 pub fn leading(text: &[u8]) -> Option<usize> {
-    let first = reasoning_ranges(text, &[]).into_iter().next()?;
+    reasoning_ranges(text, &[]).first()?;
+    let fenced = super::fence::fenced_ranges(text);
+    let first = reasoning_ranges(text, &fenced).into_iter().next()?;
     let before = &text[..first.start];
-    (before.iter().all(u8::is_ascii_whitespace) && first.end < text.len()).then_some(first.end)
+    (strip(before).is_empty() && first.end < text.len()).then_some(first.end)
 }
 
 /// The first occurrence of `marker` at or after `from` that `keep` accepts.
@@ -221,6 +229,16 @@ mod tests {
         assert_eq!(channels.len(), n);
         assert_eq!(ends.visited, 1);
         assert_eq!(starts.visited, n);
+    }
+
+    #[test]
+    fn leading_reasoning_after_any_whitespace_and_outside_fences() {
+        let text = "\u{85} <think>plan</think> {}";
+        assert_eq!(leading(text.as_bytes()), Some(text.find(" {}").unwrap()));
+        assert_eq!(leading(b"x <think>plan</think> {}"), None);
+        // A fence opened in the reasoning and never closed runs past its `</think>`.
+        assert_eq!(leading(b"<think>```</think> {}"), None);
+        assert_eq!(leading(b"<think>```x```</think> {}"), Some(22));
     }
 
     #[test]
