@@ -669,6 +669,15 @@ pub const DIALECT_FAMILIES: &[Family] = &[
         "<|end|>",
     ),
     units("reasoning-think-unclosed", 0, "<think><tool_call>{"),
+    // Token calls written in reasoning are no calls, and the fences after them are
+    // fences: every one of them is dropped from the spans kept out of fence masking.
+    wrapped(
+        "reasoning-kimi-calls-in-think",
+        0,
+        "<think>",
+        "<|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": 1}<|tool_call_end|>",
+        "</think>```",
+    ),
     // gemma: blocks that never end, inside an escaped string; one block of many
     // arguments whose last one does not read; well-formed calls.
     units(

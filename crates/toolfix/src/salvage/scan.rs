@@ -14,8 +14,9 @@
 //! 4. a token candidate that starts inside a fence or reasoning is dropped, and the six
 //!    dialects scan the text with both masked;
 //! 5. a token span that starts inside one of their candidates is quoted data, not a call
-//!    (a string argument holding `<｜tool▁call▁begin｜>`): if one was kept out of fence
-//!    masking, steps 2 to 4 run again without it (`quoted`);
+//!    (a string argument holding `<｜tool▁call▁begin｜>`), and one that starts inside
+//!    reasoning is a draft: if one was kept out of fence masking, steps 2 to 4 run again
+//!    without it (`quoted`, `in_reasoning`);
 //! 6. `span::select` orders all candidates and applies the starts-inside rule.
 //!
 //! Every step is linear: each scans the text a fixed number of times (at most `ROUNDS`).
@@ -60,17 +61,35 @@ pub fn scan(
             }
             _ => tokens_in_original(content, reasoning.clone(), tools, profile),
         };
+        let drafted = in_reasoning(&reasoning, &opaque);
+        // The spans of the calls outside reasoning: what may stay opaque next round.
+        let outside = if drafted.is_empty() {
+            Vec::new()
+        } else {
+            disjoint(&tokens)
+        };
         let hidden = merge(fenced.into_iter().chain(reasoning).collect());
         tokens.retain(|c| !starts_inside(&hidden, c.span.start));
         let masked = Masked::with_ranges(content, hidden);
         let mut candidates = embedded(&masked, tools, profile)?;
-        let quoted = quoted(&candidates, &opaque);
-        if quoted.is_empty() || round == ROUNDS {
+        let quoted_now = quoted(&candidates, &opaque);
+        if (drafted.is_empty() && quoted_now.is_empty()) || round == ROUNDS {
             candidates.append(&mut tokens);
             return Ok(span::select(candidates));
         }
         opaque = match round {
-            1 => opaque.into_iter().filter(|o| !quoted.contains(o)).collect(),
+            1 => {
+                let mut kept = if drafted.is_empty() { opaque } else { outside };
+                let mut not_calls = quoted(&candidates, &kept);
+                // Opaque ranges are disjoint, so their starts tell them apart.
+                not_calls.sort_unstable_by_key(|r| r.start);
+                kept.retain(|o| {
+                    not_calls
+                        .binary_search_by_key(&o.start, |r| r.start)
+                        .is_err()
+                });
+                kept
+            }
             _ => Vec::new(),
         };
     }
@@ -78,9 +97,22 @@ pub fn scan(
 }
 
 /// How many times fences may be found: with every token span opaque; again without the
-/// spans quoted inside an embedded candidate; and, if that still leaves some quoted (the
-/// new fences changed what the embedded dialects match), with none opaque.
+/// spans that are not calls (quoted inside an embedded candidate, or written in
+/// reasoning); and, if that still leaves some (the new fences changed what the embedded
+/// dialects match, or what is reasoning), with none opaque.
 const ROUNDS: usize = 3;
+
+/// The `opaque` ranges that start inside reasoning: a token dialect's opener the model
+/// mentions while thinking (`<|tool_call_begin|>` in a `<think>` block) is no call, so
+/// the fences after it are fences. Left opaque, one without its closer would hide every
+/// fence to the end of the reply.
+fn in_reasoning(reasoning: &[Range<usize>], opaque: &[Range<usize>]) -> Vec<Range<usize>> {
+    opaque
+        .iter()
+        .filter(|o| starts_inside(reasoning, o.start))
+        .cloned()
+        .collect()
+}
 
 /// The `opaque` ranges that start inside an embedded candidate which starts before them:
 /// a token dialect's opener quoted in another call's payload (a string argument holding
@@ -198,6 +230,27 @@ mod tests {
         );
         let closed_later = format!("{call}\n{example}\n<｜tool▁call▁end｜>");
         assert_eq!(names(&closed_later), ["get_weather"]);
+    }
+
+    /// An opener mentioned in reasoning does not keep the fences after it from masking.
+    #[test]
+    fn an_opener_in_reasoning_hides_no_fence() {
+        let example =
+            "```\n<tool_call>{\"name\": \"delete_all\", \"arguments\": {}}</tool_call>\n```";
+        let reply = format!("<think>I could write <|tool_call_begin|> here.</think>\n{example}");
+        assert_eq!(names(&reply), Vec::<String>::new());
+    }
+
+    /// After an opener mentioned in reasoning, a call of the same dialect is read with its
+    /// own fence, and a fenced example after it stays an example.
+    #[test]
+    fn a_call_after_an_opener_in_reasoning_keeps_its_fence() {
+        let call = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜>";
+        let example =
+            "```\n<tool_call>{\"name\": \"delete_all\", \"arguments\": {}}</tool_call>\n```";
+        let reply =
+            format!("<think>It writes <｜tool▁call▁begin｜> first.</think>\n{call}\n{example}");
+        assert_eq!(names(&reply), ["get_weather"]);
     }
 
     /// A token call's own fence stays its own: DeepSeek V3's JSON between ```json and ```.
