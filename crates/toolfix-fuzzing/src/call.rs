@@ -141,7 +141,8 @@ pub struct CallSpec {
 
 /// Tokens of the native formats a clean call may quote in a string argument, each with
 /// its dialect. Reasoning tokens are not among them: reasoning is found on the text as
-/// written, so `<think>` in an argument masks the rest of the reply by design.
+/// written, so `<think>` in an argument masks the rest of the reply by design. None is a
+/// whole call, so a cut that removes the call around one leaves no call behind.
 pub const QUOTABLE_TOKENS: [(&str, Dialect); 14] = [
     ("<｜tool▁call▁begin｜>", Dialect::DeepSeek),
     ("<｜DSML｜function_calls>", Dialect::DeepSeek),
@@ -156,10 +157,7 @@ pub const QUOTABLE_TOKENS: [(&str, Dialect); 14] = [
     ("[TOOL_CALLS]get_weather[ARGS]", Dialect::Mistral),
     ("<|tool_call|>[", Dialect::Granite),
     ("functools[", Dialect::Phi4),
-    (
-        "to=functions.get_weather<|message|>{}<|call|>",
-        Dialect::Harmony,
-    ),
+    ("to=functions.get_weather<|message|>", Dialect::Harmony),
 ];
 
 /// What replaces a quoted token whose dialect the reply also writes a block in (see

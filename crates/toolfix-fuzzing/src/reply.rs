@@ -664,7 +664,7 @@ impl Semicolons {
         let between = self
             .objects
             .get(complete)
-            .is_none_or(|next| len < next.start);
+            .is_none_or(|next| len <= next.start);
         if complete == 0 || !between {
             return Vec::new();
         }
