@@ -16,6 +16,17 @@ Two steps, both reading only files the benchmark runs wrote:
 ``tables`` prints the Markdown, or with ``--splice FILE`` replaces what lies between the
 ``<!-- tables:begin -->`` and ``<!-- tables:end -->`` lines of FILE.
 
+The families of the dialects only ``strict`` recovers (``DIALECT_FAMILIES`` in
+``crates/toolfix/benches/inputs/mod.rs``) are timed under ``strict`` only, so they have
+no real-package figures; their table comes from criterion alone:
+
+    cargo bench --bench adversarial -- \
+        '^(llama_json|pythonic|mistral|qwen_xml|deepseek|glm|kimi|harmony|reasoning|gemma|minimax|granite|phi4)'
+    scripts/benchmarks_table.py dialects --callgrind --splice BENCHMARKS.md
+
+which replaces what lies between ``<!-- dialect-tables:begin -->`` and
+``<!-- dialect-tables:end -->``.
+
 toolfix figures are criterion's point estimates (the slope of its linear regression, or
 the mean when it sampled flat); the real package's are the minimum over repeats that
 ``scripts/bench_praisonai.py`` measured. A minimum favours the package, so every ratio
@@ -32,6 +43,9 @@ import subprocess
 import sys
 
 BEGIN, END = "<!-- tables:begin -->", "<!-- tables:end -->"
+DIALECT_BEGIN, DIALECT_END = "<!-- dialect-tables:begin -->", "<!-- dialect-tables:end -->"
+# The time a 1 MiB reply of a dialect family may take (the target of the dialect work).
+DIALECT_BUDGET_NS = 10e6
 
 CLEAN_SIZES = ["1KiB", "64KiB", "1MiB"]
 PROSE_GROUPS = ["action-once", "action-every-50-words", "react-every-50-words"]
@@ -469,6 +483,80 @@ def command_tables(args):
         f.write(head + BEGIN + "\n\n" + markdown + "\n" + END + tail)
 
 
+def dialect_instructions(groups):
+    """``{group: (instructions at 256 KiB, at 1 MiB)}`` under callgrind, from the
+    ``dialect_instructions`` bench (one salvage under ``strict``)."""
+    executable = bench_executable("dialect_instructions")
+    counts = {}
+    for group in groups:
+        pair = []
+        for nbytes in (256 * 1024, 1024 * 1024):
+            run = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/stdout",
+                 "--toggle-collect=*dialect_instructions::measured*",
+                 executable, group, str(nbytes)],
+                check=True, capture_output=True, text=True)
+            pair.append(next(int(line.split()[1]) for line in run.stdout.splitlines()
+                             if line.startswith(("summary:", "totals:"))))
+        counts[group] = tuple(pair)
+        print(f"{group:40} {pair[0]:14,} {pair[1]:14,}", file=sys.stderr)
+    return counts
+
+
+def dialect_table(criterion, callgrind=False):
+    """The families timed under ``strict`` only: every size, the fitted exponent, the
+    throughput at the largest size and whether it stays within ``DIALECT_BUDGET_NS``; with
+    ``callgrind``, the instructions at 1 MiB and their growth from 256 KiB (4.00 is
+    linear), which no load on the machine moves."""
+    praisonai = {g for (g, f, _) in criterion if f == "toolfix-praisonai"}
+    groups = sorted({g for (g, f, _) in criterion
+                     if f == "toolfix-strict" and g not in praisonai
+                     and not g.startswith("dispatch-") and g not in CALL_GROUPS})
+    if not groups:
+        sys.exit("no families timed under strict only in the criterion results")
+    sizes = sorted({p for (g, f, p) in criterion if g in groups}, key=size_bytes)
+    instructions = dialect_instructions(groups) if callgrind else {}
+    rows = []
+    for group in groups:
+        points = [(size_bytes(s), (criterion.get((group, "toolfix-strict", s)) or {}).get("ns"))
+                  for s in sizes]
+        points = [(b, t) for b, t in points if t]
+        exponent = fit_exponent(points)
+        last_bytes, last_ns = points[-1]
+        result = criterion[(group, "toolfix-strict", sizes[-1])]
+        within = last_ns <= DIALECT_BUDGET_NS
+        rows.append([f"`{group}`"]
+                    + [fmt_time((criterion.get((group, "toolfix-strict", s)) or {}).get("ns"))
+                       for s in sizes]
+                    + [f"{exponent:.2f}" if exponent is not None else "–",
+                       fmt_rate(result["bytes"], last_ns),
+                       "yes" if within else "**no**"]
+                    + ([f"{instructions[group][1] / 1e6:,.0f} M",
+                        f"{instructions[group][1] / instructions[group][0]:.2f}"]
+                       if callgrind else []))
+    header = (["family"] + [f"{s}" for s in sizes]
+              + ["exponent", f"throughput at {sizes[-1]}",
+                 f"{sizes[-1]} ≤ {fmt_time(DIALECT_BUDGET_NS)}"]
+              + (["instructions at 1MiB", "instructions 1MiB / 256KiB"] if callgrind else []))
+    return table(header, rows)
+
+
+def command_dialects(args):
+    criterion = read_criterion(args.criterion)
+    markdown = dialect_table(criterion, args.callgrind) + "\n"
+    if not args.splice:
+        sys.stdout.write(markdown)
+        return
+    with open(args.splice, encoding="utf-8") as f:
+        text = f.read()
+    if DIALECT_BEGIN not in text or DIALECT_END not in text:
+        sys.exit(f"{args.splice} has no {DIALECT_BEGIN} … {DIALECT_END} section")
+    head, rest = text.split(DIALECT_BEGIN, 1)
+    _, tail = rest.split(DIALECT_END, 1)
+    with open(args.splice, "w", encoding="utf-8") as f:
+        f.write(head + DIALECT_BEGIN + "\n\n" + markdown + "\n" + DIALECT_END + tail)
+
+
 def main():
     target = os.environ.get("CARGO_TARGET_DIR", "target")
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -483,9 +571,17 @@ def main():
     tables.add_argument("--before-criterion",
                         help="criterion results of the clean group at an earlier commit")
     tables.add_argument("--splice", help="a Markdown file to rewrite between the markers")
+    dialects = commands.add_parser(
+        "dialects", help="print or splice the table of the families timed under strict only")
+    dialects.add_argument("--criterion", default=os.path.join(target, "criterion"))
+    dialects.add_argument("--splice", help="a Markdown file to rewrite between the markers")
+    dialects.add_argument("--callgrind", action="store_true",
+                          help="add instruction counts at 256 KiB and 1 MiB (valgrind)")
     args = parser.parse_args()
     if args.command == "callgrind":
         command_callgrind(args)
+    elif args.command == "dialects":
+        command_dialects(args)
     else:
         command_tables(args)
 

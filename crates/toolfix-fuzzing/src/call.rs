@@ -134,7 +134,35 @@ pub struct CallSpec {
     /// The ReAct step quoted in the arguments (clean calls to made-up names only), and
     /// the offered name it calls.
     pub quoted: Option<(String, PyStr)>,
+    /// A native format's token quoted in the arguments (clean calls only), and that
+    /// format's dialect: data, which must change nothing (`defuse_token`).
+    pub token: Option<(&'static str, Dialect)>,
 }
+
+/// Tokens of the native formats a clean call may quote in a string argument, each with
+/// its dialect. Reasoning tokens are not among them: reasoning is found on the text as
+/// written, so `<think>` in an argument masks the rest of the reply by design. None is a
+/// whole call, so a cut that removes the call around one leaves no call behind.
+pub const QUOTABLE_TOKENS: [(&str, Dialect); 14] = [
+    ("<｜tool▁call▁begin｜>", Dialect::DeepSeek),
+    ("<｜DSML｜function_calls>", Dialect::DeepSeek),
+    ("<|tool_call_begin|>", Dialect::Kimi),
+    ("<start_function_call>", Dialect::Gemma),
+    ("<|tool_call>", Dialect::Gemma),
+    ("<minimax:tool_call>", Dialect::MiniMax),
+    ("<|python_start|>", Dialect::Pythonic),
+    ("<|tool_call_start|>", Dialect::Pythonic),
+    ("<function=get_weather> <parameter=x>", Dialect::QwenXml),
+    ("<tool_call>get_weather <arg_key>", Dialect::Glm),
+    ("[TOOL_CALLS]get_weather[ARGS]", Dialect::Mistral),
+    ("<|tool_call|>[", Dialect::Granite),
+    ("functools[", Dialect::Phi4),
+    ("to=functions.get_weather<|message|>", Dialect::Harmony),
+];
+
+/// What replaces a quoted token whose dialect the reply also writes a block in (see
+/// `CallSpec::defuse_token`): it pairs with no closer.
+const DEFUSED_TOKEN: &str = "functools[";
 
 /// What a ReAct step can be glued to.
 const GLUE: [&str; 6] = ["re", "trans", "é", "日", "_", "9"];
@@ -170,9 +198,18 @@ impl CallSpec {
                 quoted = Some((step, called));
             }
         }
+        let mut token = None;
+        if let (false, "", Json::Object(members)) = (hostile, glue, &mut args) {
+            if g.chance(1, 5)? {
+                let (text, dialect) = g.pick(&QUOTABLE_TOKENS)?;
+                members.push((PyStr::from("token"), Json::Str(PyStr::from(text))));
+                token = Some((text, dialect));
+            }
+        }
         Ok(CallSpec {
             glue,
             quoted,
+            token,
             syntax,
             name,
             keys: if hostile {
@@ -203,6 +240,29 @@ impl CallSpec {
                 Damage::None
             },
         })
+    }
+
+    /// Replaces the quoted token by one that pairs with nothing when the reply writes a
+    /// block in its dialect: the scanners pair openers and closers left to right, so an
+    /// opener quoted in another dialect's call takes the closer of the next block of its
+    /// dialect, and that block is lost (a limitation, `docs/fuzzing.md`).
+    pub fn defuse_token(&mut self, written: &[Dialect]) {
+        let Some((text, dialect)) = self.token else {
+            return;
+        };
+        if !written.contains(&dialect) {
+            return;
+        }
+        if let Json::Object(members) = &mut self.args {
+            for (key, value) in members.iter_mut() {
+                if key.as_str() == Some("token")
+                    && matches!(value, Json::Str(s) if s.as_str() == Some(text))
+                {
+                    *value = Json::Str(PyStr::from(DEFUSED_TOKEN));
+                }
+            }
+        }
+        self.token = Some((DEFUSED_TOKEN, Dialect::Phi4));
     }
 
     /// Appends the call to `out`.

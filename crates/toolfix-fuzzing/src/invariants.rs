@@ -1,13 +1,11 @@
 //! What every salvage must keep, whatever the reply: the guarantees the fuzz targets and
 //! the property tests assert. Each check returns a description of the first violation.
 
-use std::ops::Range;
-
-use super::reply::Intended;
+use super::reply::{Intended, MARKERS};
 use super::surrogates::joined;
 use toolfix::Profile;
 use toolfix::py::json::{self, DecodeLimits};
-use toolfix::py::{INT_MAX_STR_DIGITS, Value};
+use toolfix::py::{INT_MAX_STR_DIGITS, Value, is_space};
 use toolfix::salvage::fenced_ranges;
 use toolfix::salvage::{Allowlist, Call, Content, Dialect};
 
@@ -24,7 +22,10 @@ pub fn check_all(
     spans_in_bounds(content.as_bytes(), calls)?;
     text_order(calls)?;
     allowlisted(tools, profile, calls)?;
-    outside_fences(content, calls)?;
+    match profile {
+        Profile::PraisonAi => outside_fences(content, calls)?,
+        _ => outside_fences_strict(content, calls)?,
+    }
     no_span_starts_inside_another(calls)?;
     arguments_decode(calls)
 }
@@ -89,18 +90,119 @@ pub fn outside_fences(content: Content<'_>, calls: &[Call]) -> Result<(), Violat
     Ok(())
 }
 
+/// Under `strict` and `portable`: no call starts inside a fenced range of the content,
+/// unless the fence opens inside a token dialect's call, whose own syntax may hold a
+/// fence (DeepSeek V3's JSON between ```` ```json ```` and ```` ``` ````, a code argument),
+/// so that the fenced range `fenced_ranges` finds is not a fence there. The call holding
+/// the fence need not be recovered (one to an unoffered tool still owns its text), so
+/// this accepts any token dialect's opener before the fence, unless the opener is
+/// quoted inside a recovered call of the six dialects (then it is that call's data and
+/// hides no fence).
+pub fn outside_fences_strict(content: Content<'_>, calls: &[Call]) -> Result<(), Violation> {
+    let text = content.as_bytes();
+    let openers = token_openers(text);
+    let quoted = |at: usize| {
+        calls
+            .iter()
+            .any(|c| c.dialect().is_praisonai() && c.span().start < at && at < c.span().end)
+    };
+    for call in calls {
+        let start = call.span().start;
+        let Some(fence) = fenced_ranges(content)
+            .into_iter()
+            .find(|f| f.contains(&start))
+        else {
+            continue;
+        };
+        if !openers.iter().any(|&at| at <= fence.start && !quoted(at)) {
+            return Err(format!(
+                "{} starts inside the fenced range {fence:?}, which no token call holds",
+                describe(call)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where a call of a token dialect may start: its opening token (as the scanners match
+/// it: exactly), a Harmony header's first token or recipient, a Qwen3 XML
+/// `<function=NAME>` (or its `<tool_call>`) followed by `<parameter=` or `</function>`,
+/// a GLM `<tool_call>NAME` followed by `<arg_key>` or `</tool_call>`. Loose on purpose:
+/// an exception may only be wider than the rule it excuses.
+pub fn token_openers(text: &[u8]) -> Vec<usize> {
+    const OPENERS: [&str; 16] = [
+        "[TOOL_CALLS]",
+        "<｜tool▁call▁begin｜>",
+        "<｜DSML｜function_calls>",
+        "<|tool_call_begin|>",
+        "<|start|>",
+        "<|channel|>",
+        "to=functions.",
+        "<start_function_call>",
+        "<|tool_call>",
+        "<minimax:tool_call>",
+        "<|tool_call|>",
+        "functools[",
+        "<|python_start|>",
+        "<|tool_call_start|>",
+        "<function=",
+        "<tool_call>",
+    ];
+    let mut at: Vec<usize> = Vec::new();
+    for opener in OPENERS {
+        let xml = opener == "<function=" || opener == "<tool_call>";
+        let mut from = 0;
+        while let Some(i) = find(&text[from..], opener.as_bytes()) {
+            let p = from + i;
+            if !xml || native_xml_at(text, p) {
+                at.push(p);
+            }
+            from = p + 1;
+        }
+    }
+    at.sort_unstable();
+    at
+}
+
+/// Whether a Qwen3 XML or GLM call (not Hermes' `<tool_call>{…}` nor `<function=NAME>{…}`)
+/// may start at `p`: after the tag and its name, something other than `{`.
+fn native_xml_at(text: &[u8], p: usize) -> bool {
+    let rest = &text[p..];
+    let after = match rest.iter().position(|&b| b == b'>') {
+        Some(gt) => &rest[gt + 1..],
+        None => return true,
+    };
+    let after = if rest.starts_with(b"<tool_call>") {
+        // GLM writes the name right after the tag; Qwen3 XML a `<function=` tag.
+        let name = after
+            .iter()
+            .take_while(|&&b| !b.is_ascii_whitespace() && b != b'<')
+            .count();
+        &after[name..]
+    } else {
+        after
+    };
+    after.trim_ascii_start().first() != Some(&b'{')
+}
+
+/// The first occurrence of `needle` in `hay`.
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
 /// No recovered span starts inside another call's span. Whole-content calls share the
 /// whole content as their span and come alone.
 pub fn no_span_starts_inside_another(calls: &[Call]) -> Result<(), Violation> {
-    let whole = calls
+    let whole_dialect = calls
         .iter()
-        .filter(|c| c.dialect() == Dialect::WholeJson)
-        .count();
-    if whole > 0 && whole < calls.len() {
-        return Err("whole-content calls are mixed with embedded ones".to_owned());
+        .any(|c| matches!(c.dialect(), Dialect::WholeJson | Dialect::LlamaJson));
+    let one_span = calls.len() > 1 && calls.iter().all(|c| c.span() == calls[0].span());
+    if one_span {
+        // A whole-content payload of several calls (JSON, Llama's `;`, a pythonic list).
+        return Ok(());
     }
-    if whole > 0 {
-        return same_span(calls);
+    if whole_dialect && calls.len() > 1 {
+        return Err("whole-content calls are mixed with embedded ones".to_owned());
     }
     match calls
         .windows(2)
@@ -110,18 +212,6 @@ pub fn no_span_starts_inside_another(calls: &[Call]) -> Result<(), Violation> {
             "{} starts inside {}",
             describe(&w[1]),
             describe(&w[0])
-        )),
-        None => Ok(()),
-    }
-}
-
-/// Whole-content calls all span the whole (stripped) content.
-fn same_span(calls: &[Call]) -> Result<(), Violation> {
-    let first: &Range<usize> = &calls[0].span();
-    match calls.iter().find(|c| c.span() != *first) {
-        Some(call) => Err(format!(
-            "whole-content calls have different spans: {first:?} and {:?}",
-            call.span()
         )),
         None => Ok(()),
     }
@@ -162,30 +252,63 @@ fn describe(call: &Call) -> String {
     )
 }
 
-/// `strict` recovers no call that `praisonai` does not (compared by span, dialect and
-/// name), except where `docs/profiles.md` documents a rule:
+/// `strict` recovers no call of the six dialects of praisonaiagents that `praisonai`
+/// does not (compared by span, dialect and name), except where `docs/profiles.md`
+/// documents a rule. Calls of the dialects only `strict` reads are not compared. The
+/// rules, each checked here as loosely as stated there:
 /// * a payload containing a fence is judged by its written text under `strict` and by
-///   its masked text under `praisonai`, so a name with a fence in it differs;
+///   its masked text under `praisonai`, so a name with a fence in it differs (the call
+///   overlaps a fenced range);
 /// * an integer literal of more than 4300 digits after `<|python_tag|>` or `Action Input:`
 ///   makes CPython's `raw_decode` raise a `ValueError` the package swallows; `strict`
 ///   keeps the call. The literal need not survive into the arguments (a repeated key
 ///   drops it), so this looks for the digits in the written payload (a digit run inside a
 ///   string counts too, which only widens the exception);
-/// * a call of a dialect the package does not read (`Dialect::is_praisonai` is false:
-///   Qwen3 XML, DeepSeek, GLM, …) is one only `strict` recovers (`docs/dialects/README.md`).
+/// * Llama's `;`-continuations after `<|python_tag|>`: each object after a `;` is a
+///   `python_tag` call that starts at the end of the one before (its span begins with
+///   whitespace and the `;`);
+/// * whole-content JSON that is not one JSON value (Llama's objects separated by `;` or
+///   whitespace), or that follows the reasoning the reply begins with: `praisonai` cannot
+///   decode it, and scans the text instead;
+/// * reasoning: `strict` masks it, so a candidate written in it that shadows a later call
+///   under `praisonai` does not under `strict` (any reasoning token before the call);
+/// * the probe: `strict`'s also passes on the markers of the dialects only it reads, so
+///   a call of the six written with letters `re.IGNORECASE` folds (`[tool_requeſt]`),
+///   which no probe folds, is found when such a marker is in the reply and none of the
+///   six is;
+/// * token dialects: their calls (accepted or not) reserve their spans under `strict`,
+///   and the fences their syntax holds are theirs, so a later call that an overlapping
+///   candidate or a fence hid under `praisonai` may run under `strict` (any token
+///   opener before the call that is not quoted inside a recovered call of the six).
 pub fn strict_within_praisonai(
     content: Content<'_>,
     strict: &[Call],
     praisonai: &[Call],
 ) -> Result<(), Violation> {
+    let text = content.as_bytes();
     let fenced = fenced_ranges(content);
+    let openers = token_openers(text);
+    let reasoning = reasoning_tokens(text);
+    let inside_six = |at: usize| {
+        strict
+            .iter()
+            .any(|c| c.dialect().is_praisonai() && c.span().start < at && at < c.span().end)
+    };
+    let lower = String::from_utf8_lossy(text).to_lowercase();
+    let probes_differ = !MARKERS[..6].iter().any(|m| lower.contains(m))
+        && MARKERS[6..].iter().any(|m| lower.contains(m));
     let documented = |call: &Call| {
-        !call.dialect().is_praisonai()
+        let span = call.span();
+        probes_differ
             || fenced
                 .iter()
-                .any(|f| f.start < call.span().end && call.span().start < f.end)
+                .any(|f| f.start < span.end && span.start < f.end)
             || (matches!(call.dialect(), Dialect::PythonTag | Dialect::React)
-                && longest_digit_run(&content.as_bytes()[call.span()]) > INT_MAX_STR_DIGITS)
+                && longest_digit_run(&text[span.clone()]) > INT_MAX_STR_DIGITS)
+            || (call.dialect() == Dialect::PythonTag && continues(&text[span.clone()]))
+            || (call.dialect() == Dialect::WholeJson && !praisonai_reads_whole(text))
+            || reasoning.iter().any(|&at| at < span.start)
+            || openers.iter().any(|&at| at < span.start && !inside_six(at))
     };
     let also_in_praisonai = |call: &Call| {
         praisonai.iter().any(|p| {
@@ -194,6 +317,7 @@ pub fn strict_within_praisonai(
     };
     match strict
         .iter()
+        .filter(|c| c.dialect().is_praisonai())
         .find(|c| !also_in_praisonai(c) && !documented(c))
     {
         Some(call) => Err(format!(
@@ -202,6 +326,47 @@ pub fn strict_within_praisonai(
         )),
         None => Ok(()),
     }
+}
+
+/// Whether a `python_tag` call's text is a `;`-continuation: whitespace, then `;`.
+fn continues(span_text: &[u8]) -> bool {
+    String::from_utf8_lossy(span_text)
+        .trim_start_matches(is_space)
+        .starts_with(';')
+}
+
+/// Whether `praisonai`'s whole-content path decodes the stripped content as one JSON
+/// object or list (else it scans the text, and a `strict` whole-content call is one it
+/// does not make).
+fn praisonai_reads_whole(text: &[u8]) -> bool {
+    let limits = DecodeLimits {
+        max_depth: 993,
+        int_max_str_digits: Some(INT_MAX_STR_DIGITS),
+    };
+    let text = String::from_utf8_lossy(text);
+    matches!(
+        json::loads(text.trim_matches(is_space).as_bytes(), limits),
+        Ok(Value::Dict(_) | Value::List(_))
+    )
+}
+
+/// Where a reasoning token is (`<think>`, `</think>`, Gemma 4's thought channel,
+/// Harmony's analysis channel), anywhere.
+fn reasoning_tokens(text: &[u8]) -> Vec<usize> {
+    let mut at = Vec::new();
+    for token in [
+        "<think>",
+        "</think>",
+        "<|channel>thought",
+        "<|channel|>analysis<|message|>",
+    ] {
+        let mut from = 0;
+        while let Some(i) = find(&text[from..], token.as_bytes()) {
+            at.push(from + i);
+            from += i + 1;
+        }
+    }
+    at
 }
 
 /// The length of the longest run of ASCII digits in `text`.

@@ -4,7 +4,7 @@ use arbitrary::Result;
 
 use super::choice::Gen;
 use super::json::Json;
-use toolfix::py::PyStr;
+use toolfix::py::{PyStr, Value};
 use toolfix::salvage::Allowlist;
 
 /// Names tools are offered under. The last ones fall outside the `[a-zA-Z0-9_-]` class
@@ -34,12 +34,13 @@ const INVENTED: [&str; 6] = [
     "tool_call",
 ];
 
-/// The tools a reply was offered: indices into `OFFERED`, at least one.
+/// The tools a reply was offered: indices into `OFFERED`, at least one, and whether their
+/// entries carry the parameter schema `TEXT_KEYS` describes.
 #[derive(Clone, Debug)]
-pub struct Offered(Vec<&'static str>);
+pub struct Offered(Vec<&'static str>, bool);
 
 impl Offered {
-    /// A non-empty set of names.
+    /// A non-empty set of names, typed or not.
     pub fn generate(g: &mut Gen<'_, '_>) -> Result<Offered> {
         let mut names = vec![g.pick(&OFFERED)?];
         for _ in 0..g.upto(4)? {
@@ -48,13 +49,109 @@ impl Offered {
                 names.push(name);
             }
         }
-        Ok(Offered(names))
+        Ok(Offered(names, g.any()?))
     }
 
-    /// The allowlist salvage checks names against.
-    pub fn allowlist(&self) -> Allowlist {
-        Allowlist::new(self.0.iter().copied())
+    /// Whether the tools carry the schema of `TEXT_KEYS`, so that the formats that write
+    /// arguments as text convert them by type.
+    pub fn typed(&self) -> bool {
+        self.1
     }
+
+    /// The allowlist salvage checks names against (with every tool's schema when typed).
+    pub fn allowlist(&self) -> Allowlist {
+        let mut allowlist = Allowlist::new(self.0.iter().copied());
+        if self.1 {
+            let schema = schema();
+            for name in &self.0 {
+                allowlist.insert_schema(*name, &schema);
+            }
+        }
+        allowlist
+    }
+}
+
+/// A parameter's declared JSON schema type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamType {
+    Integer,
+    Number,
+    Boolean,
+    Object,
+    Array,
+    String,
+    /// `["integer", "null"]`.
+    IntegerOrNull,
+    /// Not in the schema: the value stays the text written.
+    Untyped,
+}
+
+/// The keys of the arguments written as text, with the type the offered tools' schema
+/// declares for each.
+pub const TEXT_KEYS: [(&str, ParamType); 11] = [
+    ("count", ParamType::Integer),
+    ("ratio", ParamType::Number),
+    ("flag", ParamType::Boolean),
+    ("meta", ParamType::Object),
+    ("items", ParamType::Array),
+    ("note", ParamType::String),
+    ("maybe", ParamType::IntegerOrNull),
+    ("city", ParamType::Untyped),
+    ("query", ParamType::Untyped),
+    ("nested key", ParamType::Untyped),
+    ("日本", ParamType::Untyped),
+];
+
+impl ParamType {
+    /// A value of this type (any value, now and then, in hostile replies).
+    pub fn value(self, g: &mut Gen<'_, '_>) -> Result<Json> {
+        if g.hostile() && g.chance(1, 4)? {
+            return Json::generate(g);
+        }
+        Ok(match self {
+            ParamType::Integer => Json::Int(g.any()?),
+            ParamType::Number if g.any()? => Json::Int(g.any::<i32>()?.into()),
+            ParamType::Number => {
+                let f: f64 = g.any()?;
+                Json::Float(if f.is_finite() { f } else { 1.5 })
+            }
+            ParamType::Boolean => Json::Bool(g.any()?),
+            ParamType::Object => Json::object(g)?,
+            ParamType::Array => Json::list(g)?,
+            ParamType::IntegerOrNull if g.any()? => Json::Null,
+            ParamType::IntegerOrNull => Json::Int(g.any()?),
+            ParamType::String | ParamType::Untyped => Json::Str(super::json::string(g)?),
+        })
+    }
+
+    /// Its `type` in a JSON schema.
+    fn schema(self) -> Option<Value> {
+        let name = match self {
+            ParamType::Integer => "integer",
+            ParamType::Number => "number",
+            ParamType::Boolean => "boolean",
+            ParamType::Object => "object",
+            ParamType::Array => "array",
+            ParamType::String => "string",
+            ParamType::IntegerOrNull => {
+                return Some(Value::List(vec![Value::str("integer"), Value::str("null")]));
+            }
+            ParamType::Untyped => return None,
+        };
+        Some(Value::str(name))
+    }
+}
+
+/// The `parameters` schema every offered tool carries when typed.
+fn schema() -> Value {
+    let properties = TEXT_KEYS
+        .iter()
+        .filter_map(|(key, ty)| Some((*key, Value::dict([("type", ty.schema()?)]))))
+        .collect::<Vec<_>>();
+    Value::dict([
+        ("type", Value::str("object")),
+        ("properties", Value::dict(properties)),
+    ])
 }
 
 /// The name a call is written with.

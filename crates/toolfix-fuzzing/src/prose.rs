@@ -38,8 +38,9 @@ const WORDS: [&str; 24] = [
     "\"quoted\"",
 ];
 
-/// Fragments of hostile prose: near-misses, stray tags and closers, braces, fences.
-const FRAGMENTS: [&str; 30] = [
+/// Fragments of hostile prose: near-misses, stray tags and closers, braces, fences, the
+/// tokens of the native formats and of reasoning, alone or half-written.
+const FRAGMENTS: [&str; 64] = [
     "<tool call>",
     "act ion",
     "Ａction",
@@ -70,6 +71,40 @@ const FRAGMENTS: [&str; 30] = [
     "<think>",
     "</think>",
     "\"",
+    "[TOOL_CALLS]a[ARGS]",
+    "[TOOL_CALLS][",
+    "[ARGS]{",
+    "[CALL_ID]",
+    "<function=a>\n<parameter=x>\n",
+    "</parameter>",
+    "<｜tool▁call▁begin｜>",
+    "<｜tool▁sep｜>",
+    "<｜tool▁call▁end｜>",
+    "<｜DSML｜function_calls>",
+    "<｜DSML｜invoke name=\"a\">",
+    "<tool_call>a\n<arg_key>",
+    "</arg_value>",
+    "<|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+    "<|start|>assistant<|channel|>commentary to=functions.a <|constrain|>json<|message|>",
+    "<|message|>",
+    "<|call|>",
+    "<|end|>",
+    "<|channel|>analysis<|message|>",
+    "<start_function_call>call:a{",
+    "<escape>",
+    "<|tool_call>call:a{x:<|\"|>",
+    "<minimax:tool_call>",
+    "<invoke name=\"a\">",
+    "<|tool_call|>[",
+    "functools[",
+    "<|python_start|>[a(",
+    "<|tool_call_start|>",
+    "<|channel>thought",
+    "<channel|>",
+    "; {\"name\": \"a\"}",
+    "```json",
+    "[a(x=1)]",
 ];
 
 /// One stretch of prose.

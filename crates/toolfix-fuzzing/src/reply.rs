@@ -1,7 +1,8 @@
 //! A model reply as the grammar describes it, and what it renders to.
 //!
-//! A reply is the tools it was offered and a body: either one whole-content JSON payload,
-//! or a sequence of segments (prose, calls in any dialect, fenced blocks holding more
+//! A reply is the tools it was offered, perhaps the reasoning it begins with, and a body:
+//! either one whole-content payload, or a sequence of segments (prose, calls in any
+//! dialect, blocks of the native formats, fenced blocks and reasoning blocks holding more
 //! segments, and in hostile replies repetitions that turn a small input into a long one,
 //! where a superlinear path would show). It may be cut short, as a streamed reply is.
 
@@ -9,13 +10,14 @@ use std::ops::Range;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 
-use super::call::CallSpec;
+use super::call::{CallSpec, QUOTABLE_TOKENS};
 use super::choice::{Gen, Mode};
 use super::fence::Fence;
 use super::names::Offered;
+use super::native::{Form, NativeSpec, Piece};
 use super::prose::Prose;
 use super::text::{separator, space};
-use super::whole::WholeJson;
+use super::whole::{self, WholeJson};
 use toolfix::py::{Dict, PyStr, Value};
 use toolfix::salvage::Dialect;
 
@@ -35,6 +37,8 @@ pub struct Reply {
     /// Whitespace before and after the body.
     pub lead: &'static str,
     pub trail: &'static str,
+    /// The reasoning the reply begins with (after `lead`), and the separator after it.
+    pub reasoning: Option<(Reasoning, &'static str)>,
     pub body: Body,
     /// Truncation: keep this many thousandths of the rendering.
     pub keep_permille: Option<usize>,
@@ -58,11 +62,50 @@ pub struct Part {
 #[derive(Clone, Debug)]
 pub enum Segment {
     Prose(Prose),
+    /// A call in one of the six dialects of praisonaiagents.
     Call(Box<CallSpec>),
+    /// A block of a native format (the dialects only `strict` and `portable` recover).
+    Native(Box<NativeSpec>),
     /// A fenced block and what it holds (calls in it are examples, never intended).
     Fenced(Fence, Vec<Part>),
+    /// Reasoning and what it holds (calls in it are drafts, never intended under `strict`).
+    Reasoning(Reasoning),
     /// A segment written `n` times in a row (hostile replies only).
     Repeat(usize, Box<Segment>),
+}
+
+/// How reasoning is written, as the model families write it in a reply's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReasoningKind {
+    /// `<think>…</think>`.
+    Think,
+    /// `…</think>` at the very start of a reply (the template opened `<think>`).
+    Unopened,
+    /// Gemma 4's `<|channel>thought…<channel|>`.
+    GemmaThought,
+    /// Harmony's `<|channel|>analysis<|message|>…<|end|>`.
+    HarmonyAnalysis,
+}
+
+impl ReasoningKind {
+    /// The tokens around the reasoning.
+    fn tokens(self) -> (&'static str, &'static str) {
+        match self {
+            ReasoningKind::Think => ("<think>", "</think>"),
+            ReasoningKind::Unopened => ("", "</think>"),
+            ReasoningKind::GemmaThought => ("<|channel>thought\n", "<channel|>"),
+            ReasoningKind::HarmonyAnalysis => ("<|channel|>analysis<|message|>", "<|end|>"),
+        }
+    }
+}
+
+/// A reasoning block: its kind, what it holds, and whether it is closed (hostile replies
+/// leave some open, which masks the rest of the reply).
+#[derive(Clone, Debug)]
+pub struct Reasoning {
+    pub kind: ReasoningKind,
+    pub parts: Vec<Part>,
+    pub closed: bool,
 }
 
 /// A call the reply means: what salvage should recover from it.
@@ -79,9 +122,24 @@ pub struct Intended {
 #[derive(Clone, Debug)]
 pub struct Rendered {
     pub text: String,
-    /// The calls the reply means, in text order. Exact for clean replies (under both
-    /// profiles); for hostile ones, what the grammar meant under `strict`.
+    /// The calls the reply means under `strict`, in text order. Exact for clean replies;
+    /// for hostile ones, what the grammar meant.
     pub intended: Vec<Intended>,
+    /// The calls `praisonai` recovers from a clean reply, when the grammar knows them
+    /// exactly: replies with no native block, no reasoning and no whole-content form only
+    /// `strict` reads, where they are `intended`.
+    pub praisonai: Option<Vec<Intended>>,
+}
+
+/// Where segments are being written.
+#[derive(Clone, Copy, Debug, Default)]
+struct Within {
+    fence: bool,
+    reasoning: bool,
+    /// Whether clean prose may mention a native format's token (reasoning only: the token
+    /// is masked with it; not in the reasoning an unopened `</think>` closes, which a cut
+    /// can turn into live text).
+    mentions: bool,
 }
 
 impl Reply {
@@ -89,12 +147,40 @@ impl Reply {
     pub fn generate(u: &mut Unstructured<'_>, mode: Mode) -> Result<Reply> {
         let g = &mut Gen::new(u, mode);
         let offered = Offered::generate(g)?;
-        let body = if g.chance(1, 6)? {
-            Body::Whole(WholeJson::generate(g)?)
+        let mut reasoning = match g.chance(1, 8)? {
+            true => {
+                let kind = g.pick(&[
+                    ReasoningKind::Think,
+                    ReasoningKind::Unopened,
+                    ReasoningKind::GemmaThought,
+                    ReasoningKind::HarmonyAnalysis,
+                ])?;
+                let within = Within {
+                    fence: false,
+                    reasoning: true,
+                    mentions: kind != ReasoningKind::Unopened,
+                };
+                let parts = g.nested(|g| parts(g, &offered, within))?;
+                Some((
+                    Reasoning {
+                        kind,
+                        parts,
+                        closed: true,
+                    },
+                    separator(g)?,
+                ))
+            }
+            false => None,
+        };
+        let mut body = if g.chance(1, 6)? {
+            Body::Whole(WholeJson::generate(g, &offered)?)
         } else {
-            Body::Segments(parts(g, &offered, false)?)
+            Body::Segments(parts(g, &offered, Within::default())?)
         };
         let cut_odds = if g.hostile() { 4 } else { 8 };
+        if let Body::Segments(parts) = &mut body {
+            defuse_tokens(parts, reasoning.as_mut().map(|(r, _)| r));
+        }
         Ok(Reply {
             mode,
             lead: space(g)?,
@@ -103,6 +189,7 @@ impl Reply {
                 true => Some(g.upto(1000)?),
                 false => None,
             },
+            reasoning,
             offered,
             body,
         })
@@ -113,163 +200,499 @@ impl Reply {
         let mut writer = Writer {
             offered: &self.offered,
             text: String::new(),
-            intended: Vec::new(),
+            planned: Vec::new(),
             quoted: Vec::new(),
+            semicolons: None,
             segments: 0,
+            praisonai_exact: true,
+            masked_from: usize::MAX,
         };
         writer.text.push_str(self.lead);
+        if let Some((reasoning, after)) = &self.reasoning {
+            writer.praisonai_exact = false;
+            writer.reasoning(reasoning, Within::default(), true);
+            writer.text.push_str(after);
+        }
         match &self.body {
             Body::Whole(whole) => writer.whole(whole),
-            Body::Segments(parts) => writer.parts(parts, true),
+            Body::Segments(parts) => writer.parts(parts, Within::default()),
         }
         writer.text.push_str(self.trail);
-        let Writer {
-            mut text,
-            mut intended,
-            quoted,
-            ..
-        } = writer;
-        if let Some(permille) = self.keep_permille {
-            let keep = text.len() * permille / 1000;
-            truncate(&mut text, keep);
-            intended.retain(|call| call.span.end <= text.len());
-            intended.extend(unshadowed(quoted, text.len()));
-            intended.sort_by_key(|call| call.span.start);
-        }
-        if !has_marker(&text) {
-            intended.retain(|call| call.dialect == Dialect::WholeJson);
-        }
-        Rendered { text, intended }
+        writer.finish(self.keep_permille)
     }
 }
 
-/// Up to eight parts (`fenced`: inside a fence).
-fn parts(g: &mut Gen<'_, '_>, offered: &Offered, fenced: bool) -> Result<Vec<Part>> {
+/// Replaces the tokens clean calls quote where the reply also writes a block of their
+/// dialect (`CallSpec::defuse_token`).
+fn defuse_tokens(parts: &mut [Part], reasoning: Option<&mut Reasoning>) {
+    fn natives(parts: &[Part], out: &mut Vec<Dialect>) {
+        for part in parts {
+            visit(&part.segment, out);
+        }
+    }
+    fn visit(segment: &Segment, out: &mut Vec<Dialect>) {
+        match segment {
+            Segment::Native(native) => out.push(native.form.dialect()),
+            Segment::Fenced(_, parts) => natives(parts, out),
+            Segment::Reasoning(r) => natives(&r.parts, out),
+            Segment::Repeat(_, segment) => visit(segment, out),
+            Segment::Prose(_) | Segment::Call(_) => {}
+        }
+    }
+    fn defuse(parts: &mut [Part], written: &[Dialect]) {
+        for part in parts {
+            defuse_segment(&mut part.segment, written);
+        }
+    }
+    fn defuse_segment(segment: &mut Segment, written: &[Dialect]) {
+        match segment {
+            Segment::Call(call) => call.defuse_token(written),
+            Segment::Fenced(_, parts) => defuse(parts, written),
+            Segment::Reasoning(r) => defuse(&mut r.parts, written),
+            Segment::Repeat(_, segment) => defuse_segment(segment, written),
+            Segment::Prose(_) | Segment::Native(_) => {}
+        }
+    }
+    let mut written = Vec::new();
+    natives(parts, &mut written);
+    if let Some(r) = &reasoning {
+        natives(&r.parts, &mut written);
+    }
+    defuse(parts, &written);
+    if let Some(r) = reasoning {
+        defuse(&mut r.parts, &written);
+    }
+}
+
+/// Up to eight parts.
+fn parts(g: &mut Gen<'_, '_>, offered: &Offered, within: Within) -> Result<Vec<Part>> {
     let n = g.upto(8)?;
     (0..n)
         .map(|_| {
             Ok(Part {
                 before: separator(g)?,
-                segment: segment(g, offered, fenced)?,
+                segment: segment(g, offered, within)?,
             })
         })
         .collect()
 }
 
-/// Prose, a call, or (while nesting is allowed) a fence or a repetition. Clean replies
-/// never nest fences: an inner fence's run would close the outer one.
-fn segment(g: &mut Gen<'_, '_>, offered: &Offered, fenced: bool) -> Result<Segment> {
-    let may_fence = g.can_nest() && (g.hostile() || !fenced);
-    let kinds = match (may_fence, g.hostile()) {
-        (false, _) => 6,
-        (true, false) => 7,
-        (true, true) => 8,
-    };
-    Ok(match g.below(kinds)? {
+/// Prose, a call, a native block, or (while nesting is allowed) a fence, reasoning or a
+/// repetition. Clean replies never nest fences (an inner fence's run would close the
+/// outer one, and so would a DeepSeek V3 call's own fence) nor reasoning, and write no
+/// Harmony message inside reasoning (its tokens end an analysis channel).
+fn segment(g: &mut Gen<'_, '_>, offered: &Offered, within: Within) -> Result<Segment> {
+    let hostile = g.hostile();
+    let may_fence = g.can_nest() && (hostile || !within.fence);
+    let may_reason = g.can_nest() && (hostile || !(within.fence || within.reasoning));
+    Ok(match g.below(10)? {
+        0..=2 if within.mentions && !hostile && g.chance(1, 3)? => {
+            let mut prose = Prose::generate(g)?;
+            let (token, _) = g.pick(&QUOTABLE_TOKENS)?;
+            prose.0.push_str(" then ");
+            prose.0.push_str(token);
+            Segment::Prose(prose)
+        }
         0..=2 => Segment::Prose(Prose::generate(g)?),
-        3..=5 => Segment::Call(Box::new(CallSpec::generate(g, offered)?)),
-        6 => {
+        3 | 4 => Segment::Call(Box::new(CallSpec::generate(g, offered)?)),
+        5 | 6 => {
+            let mut native = NativeSpec::generate(g, offered)?;
+            if within.reasoning && !hostile && matches!(native.form, Form::Harmony { .. }) {
+                native.form = Form::Kimi { prefix: true };
+            }
+            // DeepSeek V3's own fence would close the fence around an example of it.
+            if within.fence && !hostile && native.form == Form::DeepSeekV3 {
+                native.form = Form::DeepSeekV31;
+            }
+            Segment::Native(Box::new(native))
+        }
+        7 if may_fence => {
             let fence = Fence::generate(g)?;
-            Segment::Fenced(fence, g.nested(|g| parts(g, offered, true))?)
+            let within = Within {
+                fence: true,
+                ..within
+            };
+            Segment::Fenced(fence, g.nested(|g| parts(g, offered, within))?)
+        }
+        8 if may_reason => {
+            let kind = g.pick(&[
+                ReasoningKind::Think,
+                ReasoningKind::GemmaThought,
+                ReasoningKind::HarmonyAnalysis,
+            ])?;
+            let inner = Within {
+                reasoning: true,
+                mentions: true,
+                ..within
+            };
+            Segment::Reasoning(Reasoning {
+                kind,
+                parts: g.nested(|g| parts(g, offered, inner))?,
+                closed: !hostile || g.chance(3, 4)?,
+            })
         }
         // Long repetitions are what make a superlinear path show, but they cost the
-        // fuzzer time on every run, so only one hostile segment in about thirty is one.
-        _ if g.chance(1, 4)? => {
+        // fuzzer time on every run, so only one hostile segment in about forty is one.
+        9 if hostile && g.can_nest() && g.chance(1, 4)? => {
             let times = g.pick(&[2, 10, 100, 1000, 10_000])?;
-            Segment::Repeat(times, Box::new(g.nested(|g| segment(g, offered, fenced))?))
+            Segment::Repeat(times, Box::new(g.nested(|g| segment(g, offered, within))?))
         }
-        _ => Segment::Call(Box::new(CallSpec::generate(g, offered)?)),
+        _ => Segment::Prose(Prose::generate(g)?),
     })
 }
 
-/// Renders parts, collecting the calls they mean when `live` (outside every fence).
+/// A call planned by the rendering, and what a truncated reply makes of it.
+struct Planned {
+    call: Intended,
+    /// How far the text must reach for the call to be recovered.
+    requires: usize,
+    /// A cut in `.0` still recovers the call, with its span ending at `.1`.
+    short: Option<(Range<usize>, usize)>,
+    /// From which length on the call is masked (it sits in reasoning that an unopened
+    /// `</think>` closes, which a cut may remove).
+    masked_from: usize,
+    /// Whether the call comes from the whole-content path (which runs before the probe).
+    whole: bool,
+}
+
+impl Planned {
+    /// The call, if a text of `len` bytes recovers it.
+    fn after_cut(&self, len: usize) -> Option<Intended> {
+        if len >= self.masked_from {
+            return None;
+        }
+        if len >= self.requires {
+            return Some(self.call.clone());
+        }
+        let (cuts, end) = self.short.clone()?;
+        cuts.contains(&len).then(|| Intended {
+            span: self.call.span.start..end,
+            ..self.call.clone()
+        })
+    }
+}
+
+/// A ReAct step quoted inside a call that salvage rejects: what must not run while the
+/// call around it is there, and must run once a cut removes the call without reserving
+/// the step.
+struct Quoted {
+    step: Intended,
+    /// A cut before this offset removes the call.
+    requires: usize,
+    /// A cut at or after this offset leaves the cut call reserving the step.
+    reserved_from: usize,
+    masked_from: usize,
+}
+
+/// A whole-content list of objects separated by `;` (`whole::Form::Semicolons`): a cut
+/// between two objects still reads the ones before it.
+struct Semicolons {
+    start: usize,
+    objects: Vec<Range<usize>>,
+    /// The calls, each with the index of its object.
+    calls: Vec<(usize, Intended)>,
+}
+
+/// Renders parts, planning the calls they mean when live (outside fences and reasoning).
 struct Writer<'o> {
     offered: &'o Offered,
     text: String,
-    intended: Vec<Intended>,
-    /// Steps quoted by rejected calls: the call's span, and the step as a call.
-    quoted: Vec<(Range<usize>, Intended)>,
+    planned: Vec<Planned>,
+    quoted: Vec<Quoted>,
+    semicolons: Option<Semicolons>,
     /// Segments written so far.
     segments: usize,
+    /// Whether the praisonai calls are known exactly.
+    praisonai_exact: bool,
+    /// `Planned::masked_from` of calls written now.
+    masked_from: usize,
 }
 
 impl Writer<'_> {
     fn whole(&mut self, whole: &WholeJson) {
-        let start = self.text.len();
-        whole.render(self.offered, &mut self.text);
-        let span = start..self.text.len();
-        let calls = whole.intended(self.offered);
-        self.intended
-            .extend(calls.into_iter().map(|(name, args)| Intended {
-                name,
-                args,
-                dialect: Dialect::WholeJson,
-                span: span.clone(),
-            }));
+        let spans = whole.render(self.offered, &mut self.text);
+        let span = spans[0].start..spans[spans.len() - 1].end;
+        let calls = whole.intended_entries(self.offered);
+        match whole.praisonai(self.offered) {
+            Some(praisonai) => {
+                let same = praisonai.len() == calls.len()
+                    && calls
+                        .iter()
+                        .zip(&praisonai)
+                        .all(|((_, n, a, d), (pn, pa))| {
+                            n == pn && a == pa && *d == Dialect::WholeJson
+                        });
+                self.praisonai_exact &= same;
+            }
+            None => self.praisonai_exact = false,
+        }
+        if whole.form == whole::Form::Semicolons {
+            self.semicolons = Some(Semicolons {
+                start: span.start,
+                objects: spans,
+                calls: calls
+                    .into_iter()
+                    .map(|(k, name, args, dialect)| {
+                        let span = span.clone();
+                        (
+                            k,
+                            Intended {
+                                name,
+                                args,
+                                dialect,
+                                span,
+                            },
+                        )
+                    })
+                    .collect(),
+            });
+            return;
+        }
+        for (_, name, args, dialect) in calls {
+            self.planned.push(Planned {
+                call: Intended {
+                    name,
+                    args,
+                    dialect,
+                    span: span.clone(),
+                },
+                requires: span.end,
+                short: None,
+                masked_from: usize::MAX,
+                whole: true,
+            });
+        }
     }
 
-    fn parts(&mut self, parts: &[Part], live: bool) {
+    fn parts(&mut self, parts: &[Part], within: Within) {
         for (i, part) in parts.iter().enumerate() {
             if i > 0 {
                 self.text.push_str(part.before);
             }
-            self.segment(&part.segment, live);
+            self.segment(&part.segment, within);
         }
     }
 
-    fn segment(&mut self, segment: &Segment, live: bool) {
+    fn segment(&mut self, segment: &Segment, within: Within) {
         self.segments += 1;
+        let live = !within.fence && !within.reasoning;
         match segment {
             Segment::Prose(prose) => self.text.push_str(&prose.0),
             Segment::Call(call) => {
+                if call.token.is_some() {
+                    // `praisonai`'s probe does not know the token, `strict`'s does.
+                    self.praisonai_exact = false;
+                }
                 let written = call.render(self.offered, &mut self.text);
                 if let (true, Some((span, name))) = (live, written.quoted) {
-                    let step = Intended {
-                        name,
-                        args: Value::Dict(Dict::default()),
-                        dialect: Dialect::React,
-                        span,
-                    };
-                    self.quoted.push((written.span.clone(), step));
+                    self.quoted.push(Quoted {
+                        step: react_step(name, span),
+                        requires: written.span.end,
+                        reserved_from: usize::MAX,
+                        masked_from: self.masked_from,
+                    });
                 }
                 if let (true, Some((name, args))) = (live, written.intended) {
-                    self.intended.push(Intended {
+                    let requires = written.span.end;
+                    self.plan(
                         name,
                         args,
-                        dialect: call.syntax.dialect(),
-                        span: written.span,
-                    });
+                        call.syntax.dialect(),
+                        written.span,
+                        requires,
+                        None,
+                    );
+                }
+            }
+            Segment::Native(native) => {
+                self.praisonai_exact = false;
+                let pieces = native.render(self.offered, self.offered.typed(), &mut self.text);
+                if live {
+                    self.native(native.form.dialect(), pieces);
                 }
             }
             Segment::Fenced(fence, parts) => {
                 fence.open(&mut self.text);
                 let body_start = self.text.len();
-                self.parts(parts, false);
+                let inner = Within {
+                    fence: true,
+                    ..within
+                };
+                self.parts(parts, inner);
                 if fence.inline && self.text.len() == body_start {
                     // An empty inline fence would be one long run, not a fence and its close.
                     self.text.push_str("code");
                 }
                 fence.close(&mut self.text);
             }
+            Segment::Reasoning(reasoning) => {
+                self.praisonai_exact = false;
+                self.reasoning(reasoning, within, false);
+            }
             Segment::Repeat(times, segment) => {
                 for _ in 0..*times {
                     if self.text.len() > MAX_LEN || self.segments > MAX_SEGMENTS {
                         break;
                     }
-                    self.segment(segment, live);
+                    self.segment(segment, within);
                 }
             }
         }
     }
+
+    /// A reasoning block; `leading`: the one a reply begins with, where an unopened
+    /// `</think>` closes what comes before it (and a cut before that `</think>` leaves
+    /// the calls in it live).
+    fn reasoning(&mut self, reasoning: &Reasoning, within: Within, leading: bool) {
+        let (open, close) = reasoning.kind.tokens();
+        self.text.push_str(open);
+        let unopened = leading && reasoning.kind == ReasoningKind::Unopened;
+        if unopened {
+            let start = self.planned.len();
+            let quoted = self.quoted.len();
+            self.parts(&reasoning.parts, within);
+            let masked_from = self.text.len() + close.len();
+            for planned in &mut self.planned[start..] {
+                planned.masked_from = masked_from;
+            }
+            for step in &mut self.quoted[quoted..] {
+                step.masked_from = masked_from;
+            }
+        } else {
+            let inner = Within {
+                reasoning: true,
+                ..within
+            };
+            self.parts(&reasoning.parts, inner);
+        }
+        if reasoning.closed {
+            self.text.push_str(close);
+        }
+    }
+
+    /// The calls of a native block.
+    fn native(&mut self, dialect: Dialect, pieces: Vec<Piece>) {
+        for piece in pieces {
+            if let Some((span, name, reserved_from)) = piece.quoted {
+                self.quoted.push(Quoted {
+                    step: react_step(name, span),
+                    requires: piece.requires,
+                    reserved_from,
+                    masked_from: self.masked_from,
+                });
+            }
+            if let Some((name, args)) = piece.intended {
+                self.plan(name, args, dialect, piece.span, piece.requires, piece.short);
+            }
+        }
+    }
+
+    fn plan(
+        &mut self,
+        name: PyStr,
+        args: Value,
+        dialect: Dialect,
+        span: Range<usize>,
+        requires: usize,
+        short: Option<(Range<usize>, usize)>,
+    ) {
+        self.planned.push(Planned {
+            call: Intended {
+                name,
+                args,
+                dialect,
+                span,
+            },
+            requires,
+            short,
+            masked_from: self.masked_from,
+            whole: false,
+        });
+    }
+
+    /// The rendering, cut to `keep_permille` thousandths when given.
+    fn finish(self, keep_permille: Option<usize>) -> Rendered {
+        let Writer {
+            mut text,
+            planned,
+            quoted,
+            semicolons,
+            praisonai_exact,
+            ..
+        } = self;
+        if let Some(permille) = keep_permille {
+            let keep = text.len() * permille / 1000;
+            truncate(&mut text, keep);
+        }
+        let len = text.len();
+        let marker = has_marker(&text);
+        let mut intended: Vec<Intended> = planned
+            .iter()
+            .filter(|p| marker || p.whole)
+            .filter_map(|p| p.after_cut(len))
+            .collect();
+        intended.extend(semicolons.map_or_else(Vec::new, |s| s.after_cut(&text)));
+        if marker {
+            intended.extend(
+                quoted
+                    .iter()
+                    .filter(|q| {
+                        len < q.requires
+                            && q.step.span.end <= len
+                            && len < q.reserved_from
+                            && len < q.masked_from
+                    })
+                    .map(|q| q.step.clone()),
+            );
+        }
+        intended.sort_by_key(|call| call.span.start);
+        let praisonai = praisonai_exact.then(|| intended.clone());
+        Rendered {
+            text,
+            intended,
+            praisonai,
+        }
+    }
 }
 
-/// The quoted steps that run after truncation at `len`: those whose rejected call was cut
-/// (so it no longer matches and reserves nothing) while the step itself survived whole.
-fn unshadowed(quoted: Vec<(Range<usize>, Intended)>, len: usize) -> impl Iterator<Item = Intended> {
-    quoted
-        .into_iter()
-        .filter(move |(call, step)| call.end > len && step.span.end <= len)
-        .map(|(_, step)| step)
+impl Semicolons {
+    /// The calls a text cut at its length (or whole) reads: the objects before the cut,
+    /// when the cut falls between two objects or after the last.
+    fn after_cut(self, text: &str) -> Vec<Intended> {
+        let len = text.len();
+        let complete = self.objects.iter().filter(|o| o.end <= len).count();
+        let between = self
+            .objects
+            .get(complete)
+            .is_none_or(|next| len <= next.start);
+        if complete == 0 || !between {
+            return Vec::new();
+        }
+        let end = self.start + text[self.start..].trim_end_matches(is_py_space).len();
+        self.calls
+            .into_iter()
+            .filter(|(k, _)| *k < complete)
+            .map(|(_, call)| Intended {
+                span: self.start..end,
+                ..call
+            })
+            .collect()
+    }
+}
+
+/// Python's `str.isspace`, for the characters the grammar writes.
+fn is_py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// A quoted ReAct step as the call it would be.
+fn react_step(name: PyStr, span: Range<usize>) -> Intended {
+    Intended {
+        name,
+        args: Value::Dict(Dict::default()),
+        dialect: Dialect::React,
+        span,
+    }
 }
 
 /// Cuts `text` to at most `len` bytes, on a character boundary.

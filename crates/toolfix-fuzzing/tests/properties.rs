@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use toolfix::py::is_space;
 use toolfix::py::json::{self, DecodeError, DecodeLimits};
 use toolfix::py::{PyStr, Value};
-use toolfix::salvage::{Allowlist, Call, Content, Request, salvage};
+use toolfix::salvage::{Allowlist, Call, Content, Dialect, Request, salvage};
 use toolfix::{Adapter, Profile};
 use toolfix_fuzzing::choice::Mode;
 use toolfix_fuzzing::invariants;
@@ -93,10 +93,14 @@ proptest! {
         holds(&reply, |_, tools, profile, calls| invariants::allowlisted(tools, profile, calls))?;
     }
 
-    /// Fences: no call's span starts inside a fenced range of the content.
+    /// Fences: no call's span starts inside a fenced range of the content (under `strict`,
+    /// unless a token dialect's call holds the fence).
     #[test]
     fn no_call_comes_from_a_fence(reply in replies(Mode::Hostile)) {
-        holds(&reply, |content, _, _, calls| invariants::outside_fences(content, calls))?;
+        holds(&reply, |content, _, profile, calls| match profile {
+            Profile::PraisonAi => invariants::outside_fences(content, calls),
+            _ => invariants::outside_fences_strict(content, calls),
+        })?;
     }
 
     /// Overlap: no recovered span starts inside another call's span.
@@ -118,8 +122,9 @@ proptest! {
         targets::fence(noise.as_bytes());
     }
 
-    /// Fast path: text with no marker (in any ASCII case) and no whole-content JSON gives
-    /// no calls, even when a dialect's pattern would match it (a folded `<functıon=`).
+    /// Fast path: text with no marker (in any ASCII case) and no whole-content payload
+    /// gives no calls, even when a dialect's pattern would match it (a folded
+    /// `<functıon=`).
     #[test]
     fn text_without_a_marker_gives_no_calls(
         (tools, rendered) in replies(Mode::Hostile),
@@ -127,23 +132,35 @@ proptest! {
     ) {
         for text in [defuse(&rendered.text), defuse(&noise)] {
             prop_assert!(!has_marker(&text));
+            // `strict` also reads whole replies `praisonai` does not (Llama's `;`-separated
+            // objects, a pythonic list, a payload after leading reasoning): without a
+            // marker, every call it makes must come from that path.
+            let strict = run(&text, &tools, Profile::Strict).unwrap_or_default();
+            let whole = [Dialect::WholeJson, Dialect::LlamaJson, Dialect::Pythonic];
+            prop_assert!(strict.iter().all(|c| whole.contains(&c.dialect())), "{strict:?}");
             if is_whole_content_json(&text) {
                 continue;
             }
-            for profile in toolfix_fuzzing::PROFILES {
-                prop_assert_eq!(run(&text, &tools, profile), Some(Vec::new()), "under {}", profile);
-            }
+            prop_assert_eq!(run(&text, &tools, Profile::PraisonAi), Some(Vec::new()));
         }
     }
 
-    /// Round trip: calls rendered in any dialect (offered names, object arguments), with
-    /// prose, fenced examples and whitespace around them, come back as written: the same
-    /// names, decoded arguments, dialects and spans, under both profiles.
+    /// Round trip: calls rendered in any dialect (offered names, object arguments, text
+    /// arguments typed by the tools' schemas or not), with prose, fenced examples,
+    /// reasoning and whitespace around them, come back as written: the same names,
+    /// decoded arguments, dialects and spans, under `strict`; and under `praisonai` when
+    /// the reply holds only what it reads (the six dialects, JSON whole content).
     #[test]
     fn clean_replies_round_trip((tools, rendered) in replies(Mode::Clean)) {
-        for (profile, calls) in toolfix_fuzzing::PROFILES.into_iter().zip(both(&rendered.text, &tools)) {
+        let expected = [rendered.praisonai.as_ref(), Some(&rendered.intended)];
+        for ((profile, calls), intended) in toolfix_fuzzing::PROFILES
+            .into_iter()
+            .zip(both(&rendered.text, &tools))
+            .zip(expected)
+        {
             let calls = calls.expect("clean replies never fail");
-            let checked = invariants::recovers_intended(&rendered.intended, &calls);
+            let Some(intended) = intended else { continue };
+            let checked = invariants::recovers_intended(intended, &calls);
             prop_assert!(checked.is_ok(), "{} under {profile}", checked.unwrap_err());
         }
     }

@@ -4,6 +4,10 @@
 //!
 //! Every reply is checked before it is timed: it gives exactly its number of calls (none,
 //! except `react-ok`, one per repetition).
+//!
+//! The worst cases of the dialects only `strict` and `portable` recover
+//! (`inputs::DIALECT_FAMILIES`) run under `strict` only, in the same groups' format, so
+//! `cargo bench --bench adversarial -- mistral` times one dialect's families.
 
 use std::hint::black_box;
 
@@ -41,9 +45,28 @@ fn families(c: &mut Criterion) {
     }
 }
 
+/// The worst cases of the dialects only `strict` and `portable` recover, under `strict`
+/// (`praisonai` reads none of them, so it would time its probe only).
+fn dialect_families(c: &mut Criterion) {
+    for family in inputs::DIALECT_FAMILIES {
+        let mut group = c.benchmark_group(family.name);
+        for bytes in inputs::ADVERSARIAL_SIZES {
+            let reply = inputs::adversarial_reply(family, bytes);
+            let tools = reply.allowlist();
+            reply.check(&tools, Profile::Strict);
+            let request = reply.request(&tools, Profile::Strict);
+            group.throughput(Throughput::Bytes(reply.len() as u64));
+            group.bench_function(BenchmarkId::new("toolfix-strict", &reply.param), |b| {
+                b.iter(|| salvage(black_box(&request)))
+            });
+        }
+        group.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     config = timing::config();
-    targets = families
+    targets = families, dialect_families
 }
 criterion_main!(benches);

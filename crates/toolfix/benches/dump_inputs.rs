@@ -6,7 +6,9 @@
 //! ```
 //!
 //! Every input is checked first, as the benches check it. Without a folder (as under
-//! `cargo test --benches`) it checks the inputs up to 64 KiB and writes nothing.
+//! `cargo test --benches`) it checks the inputs up to 64 KiB and writes nothing. The
+//! families of the dialects only `strict` recovers are checked under `strict` and never
+//! written.
 
 use std::fs;
 use std::path::Path;
@@ -75,6 +77,16 @@ fn main() {
         let tools = reply.allowlist();
         reply.check(&tools, Profile::PraisonAi);
     }
+    // The dialect families are checked under `strict` but not written: the real package
+    // reads none of their formats, so there is nothing to time it on.
+    let mut dialect_replies = 0;
+    for family in inputs::DIALECT_FAMILIES {
+        for &bytes in inputs::ADVERSARIAL_SIZES.iter().filter(|&&b| b <= limit) {
+            let reply = inputs::adversarial_reply(family, bytes);
+            reply.check(&reply.allowlist(), Profile::Strict);
+            dialect_replies += 1;
+        }
+    }
     let cases: Vec<DispatchCase> = inputs::REGISTRY_SIZES
         .into_iter()
         .flat_map(inputs::dispatch_cases)
@@ -84,7 +96,7 @@ fn main() {
     }
     let Some(folder) = folder else {
         println!(
-            "checked {} replies and {} dispatch cases",
+            "checked {} replies, {dialect_replies} dialect replies and {} dispatch cases",
             replies.len(),
             cases.len()
         );

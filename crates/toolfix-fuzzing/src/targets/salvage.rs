@@ -47,7 +47,8 @@ fn offered(text: &str, every_word: bool) -> Allowlist {
 }
 
 /// A reply from the grammar (clean or hostile, by the first choice): the invariants, and
-/// for a clean reply, the round trip.
+/// for a clean reply, the round trip (under `strict` always, under `praisonai` when the
+/// grammar knows its calls: replies without the formats only `strict` reads).
 fn structured(data: &[u8], budget: Budget) {
     let mut u = Unstructured::new(data);
     let mode = match u.arbitrary::<bool>() {
@@ -61,9 +62,21 @@ fn structured(data: &[u8], budget: Budget) {
     let tools = reply.offered.allowlist();
     let outcomes = check_content(Content::from(rendered.text.as_str()), &tools, budget);
     if mode == Mode::Clean {
-        for calls in outcomes.iter().flatten() {
-            if let Err(violation) = recovers_intended(&rendered.intended, calls) {
-                panic!("{violation}\nin the clean reply {:?}", rendered.text);
+        let [praisonai, strict] = &outcomes;
+        let expected = [rendered.praisonai.as_ref(), Some(&rendered.intended)];
+        for ((calls, intended), profile) in [praisonai, strict]
+            .into_iter()
+            .zip(expected)
+            .zip(crate::PROFILES)
+        {
+            let (Some(calls), Some(intended)) = (calls, intended) else {
+                continue;
+            };
+            if let Err(violation) = recovers_intended(intended, calls) {
+                panic!(
+                    "{violation}\nunder {profile} in the clean reply {:?}",
+                    rendered.text
+                );
             }
         }
     }

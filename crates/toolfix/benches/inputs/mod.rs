@@ -379,6 +379,12 @@ enum Shape {
     /// `` `×n x `×(n-1) `` and ` action`: one long fence whose body CPython's
     /// back-reference re-compares at every position.
     BacktickLadder,
+    /// `head`, then `unit` repeated to fill the size, then `tail`.
+    Wrapped {
+        head: &'static str,
+        unit: &'static str,
+        tail: &'static str,
+    },
 }
 
 impl Family {
@@ -392,6 +398,13 @@ impl Family {
             Shape::Prefix { head, unit } => {
                 let n = (bytes - head.len()) / unit.len();
                 (head.to_owned() + &unit.repeat(n), 0)
+            }
+            Shape::Wrapped { head, unit, tail } => {
+                let n = (bytes - head.len() - tail.len()) / unit.len();
+                (
+                    head.to_owned() + &unit.repeat(n) + tail,
+                    n * self.calls_per_unit,
+                )
             }
             Shape::BacktickLadder => {
                 let tail = " action";
@@ -467,6 +480,260 @@ pub const FAMILIES: &[Family] = &[
             unit: "{",
         },
     },
+];
+
+/// `unit` repeated, recovering `calls` calls per repetition.
+const fn units(name: &'static str, calls: usize, unit: &'static str) -> Family {
+    wrapped(name, calls, "", unit, "")
+}
+
+/// `head`, `unit` repeated, `tail`, recovering `calls` calls per repetition.
+const fn wrapped(
+    name: &'static str,
+    calls: usize,
+    head: &'static str,
+    unit: &'static str,
+    tail: &'static str,
+) -> Family {
+    Family {
+        name,
+        quadratic_in_cpython: false,
+        calls_per_unit: calls,
+        build: Shape::Wrapped { head, unit, tail },
+    }
+}
+
+/// The worst cases of the dialects only `strict` and `portable` recover (and of the
+/// reasoning masking they share), timed under `strict` only: the real package reads none
+/// of these formats. Each attacks what its scanner could rescan: thousands of openers
+/// without a closer, decodes that read far and fail with a marker inside what they read,
+/// nested unclosed structures, long names and headers, lists that fail at their very end.
+/// A family that recovers calls shows the cost per call of its dialect.
+pub const DIALECT_FAMILIES: &[Family] = &[
+    // llama_json: a `;`-separated sequence that fails at its last object; a chain of
+    // calls after one `<|python_tag|>`.
+    wrapped(
+        "llama_json-semicolons-fail-late",
+        0,
+        "",
+        "{\"name\": \"a\", \"parameters\": {\"k\": 1}}; ",
+        "{",
+    ),
+    wrapped(
+        "llama_json-python_tag-chain",
+        1,
+        "<|python_tag|>",
+        "{\"name\": \"a\", \"parameters\": {\"k\": 1}}; ",
+        "",
+    ),
+    // pythonic: a whole-reply list that fails at its end, wrappers that never close.
+    wrapped(
+        "pythonic-whole-fails-late",
+        0,
+        "[",
+        "a(x=1, y='s', z=[1, 2]), ",
+        "",
+    ),
+    units(
+        "pythonic-python_start-unclosed",
+        0,
+        "<|python_start|>[a(x='",
+    ),
+    units(
+        "pythonic-tool_call_start-calls",
+        1,
+        "<|tool_call_start|>[a(x=1)]<|tool_call_end|>",
+    ),
+    // mistral: the decode reads to the next quote, which the next marker holds; names of
+    // the longest length read, with no `[ARGS]`; an array that fails at its end, markers in
+    // its strings; a v11 chain of calls.
+    units(
+        "mistral-args-unterminated-string",
+        0,
+        "[TOOL_CALLS]a[ARGS]{\"x\":\"",
+    ),
+    units(
+        "mistral-long-names-no-args",
+        0,
+        "[TOOL_CALLS]nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn",
+    ),
+    wrapped(
+        "mistral-array-fails-late",
+        0,
+        "[TOOL_CALLS][",
+        "{\"name\": \"a\", \"arguments\": {\"x\": \"[TOOL_CALLS][\"}}, ",
+        "",
+    ),
+    units(
+        "mistral-nested-unclosed",
+        0,
+        "[TOOL_CALLS]a[ARGS]{\"a\": [{\"b\": [",
+    ),
+    wrapped(
+        "mistral-v11-chain",
+        1,
+        "[TOOL_CALLS]",
+        "a[ARGS]{\"x\": 1} ",
+        "",
+    ),
+    // qwen_xml: openers with parameters and no `</function>`; well-formed calls.
+    units(
+        "qwen_xml-unclosed",
+        0,
+        "<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n",
+    ),
+    units(
+        "qwen_xml-parameters-unclosed",
+        0,
+        "<function=a>\n<parameter=x>\n1\n",
+    ),
+    units(
+        "qwen_xml-calls",
+        1,
+        "<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>\n",
+    ),
+    // deepseek: call blocks that never end, DSML invokes without closers in a closed
+    // section, DSML sections that never close, V3.1 calls.
+    units(
+        "deepseek-begin-unclosed",
+        0,
+        "<｜tool▁call▁begin｜>function<｜tool▁sep｜>a\n```json\n{\"x\": 1}\n```",
+    ),
+    wrapped(
+        "deepseek-dsml-invokes-unclosed",
+        0,
+        "<｜DSML｜function_calls>\n",
+        "<｜DSML｜invoke name=\"a\">\n<｜DSML｜parameter name=\"x\" string=\"true\">v</｜DSML｜parameter>\n",
+        "</｜DSML｜function_calls>",
+    ),
+    units(
+        "deepseek-dsml-sections-unclosed",
+        0,
+        "<｜DSML｜function_calls><｜DSML｜invoke name=\"a\"><｜DSML｜parameter name=\"x\" string=\"false\">[",
+    ),
+    units(
+        "deepseek-v3.1-calls",
+        1,
+        "<｜tool▁call▁begin｜>a<｜tool▁sep｜>{\"x\": 1}<｜tool▁call▁end｜>",
+    ),
+    // glm: blocks whose value never closes; names of the longest length read, then prose.
+    units(
+        "glm-unclosed",
+        0,
+        "<tool_call>a\n<arg_key>x</arg_key>\n<arg_value>",
+    ),
+    units(
+        "glm-long-names",
+        0,
+        "<tool_call>nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn x ",
+    ),
+    // kimi: calls whose end never comes, their JSON cut; well-formed calls.
+    units(
+        "kimi-unclosed",
+        0,
+        "<|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": [",
+    ),
+    wrapped(
+        "kimi-calls",
+        1,
+        "<|tool_calls_section_begin|>",
+        "<|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": 1}<|tool_call_end|>",
+        "<|tool_calls_section_end|>",
+    ),
+    // harmony: a flood of `<|message|>` (each looks back for its header), messages with
+    // headers of the longest length looked at, bodies whose string runs to the next
+    // message, well-formed calls.
+    units("harmony-message-flood", 0, "<|message|>"),
+    units(
+        "harmony-long-headers",
+        0,
+        "<|start|>assistant<|channel|>commentary hhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh to=functions.a <|constrain|>json<|message|>{\"x\":",
+    ),
+    units(
+        "harmony-unterminated-strings",
+        0,
+        "to=functions.a<|message|>{\"x\":\"",
+    ),
+    units(
+        "harmony-calls",
+        1,
+        "<|start|>assistant<|channel|>commentary to=functions.a <|constrain|>json<|message|>{\"x\": 1}<|call|>",
+    ),
+    // reasoning (every dialect): analysis channels each ended by the next `<|start|>`,
+    // with the only `<|end|>` at the very end; `<think>` blocks that never close.
+    wrapped(
+        "reasoning-analysis-channels",
+        0,
+        "",
+        "<|channel|>analysis<|message|>x<|start|>",
+        "<|end|>",
+    ),
+    units("reasoning-think-unclosed", 0, "<think><tool_call>{"),
+    // Token calls written in reasoning are no calls, and the fences after them are
+    // fences: every one of them is dropped from the spans kept out of fence masking.
+    wrapped(
+        "reasoning-kimi-calls-in-think",
+        0,
+        "<think>",
+        "<|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": 1}<|tool_call_end|>",
+        "</think>```",
+    ),
+    // gemma: blocks that never end, inside an escaped string; one block of many
+    // arguments whose last one does not read; well-formed calls.
+    units(
+        "gemma-unclosed",
+        0,
+        "<start_function_call>call:a{x:<escape>",
+    ),
+    wrapped(
+        "gemma4-arguments-fail-late",
+        0,
+        "<|tool_call>call:a{",
+        "x:<|\"|>v<|\"|>,y:[1,{z:2}],",
+        "<tool_call|>",
+    ),
+    units(
+        "gemma-calls",
+        1,
+        "<start_function_call>call:a{x:<escape>v<escape>}<end_function_call>",
+    ),
+    // minimax: a closed section of invokes that never close; sections that never close.
+    wrapped(
+        "minimax-invokes-unclosed",
+        0,
+        "<minimax:tool_call>\n",
+        "<invoke name=\"a\">\n<parameter name=\"x\">v</parameter>\n",
+        "</minimax:tool_call>",
+    ),
+    units(
+        "minimax-sections-unclosed",
+        0,
+        "<minimax:tool_call><invoke name=\"a\"><parameter name=\"x\">",
+    ),
+    // granite: an array that fails at its end with the marker in its strings; markers
+    // whose arrays are cut.
+    wrapped(
+        "granite-array-fails-late",
+        0,
+        "<|tool_call|>[",
+        "{\"name\": \"a\", \"arguments\": {\"x\": \"<|tool_call|>[\"}}, ",
+        "",
+    ),
+    units(
+        "granite-unclosed",
+        0,
+        "<|tool_call|>[{\"name\": \"a\", \"arguments\": {\"x\":",
+    ),
+    // phi4: a flood of `functools[`; an array that fails at its end, markers in its
+    // strings.
+    units("phi4-functools-flood", 0, "functools["),
+    wrapped(
+        "phi4-array-fails-late",
+        0,
+        "functools[",
+        "{\"name\": \"a\", \"arguments\": {\"x\": \"functools[\"}}, ",
+        "",
+    ),
 ];
 
 /// The tools offered with the adversarial replies (`a` makes `react-ok` recover calls).

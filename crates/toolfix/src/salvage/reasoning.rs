@@ -24,6 +24,7 @@ use std::ops::Range;
 use memchr::memmem;
 
 use super::Beginning;
+use crate::py::unicode::strip;
 
 /// Reasoning blocks: an opener, and the closer that ends the block.
 const BLOCKS: [(&[u8], &[u8]); 3] = [
@@ -121,13 +122,21 @@ pub fn first_think_marker(text: &[u8], fenced: &[Range<usize>]) -> Option<usize>
         .min()
 }
 
-/// Where the reasoning a reply begins with ends (only whitespace before it), when the
-/// reply goes on after it. In the rest of a streamed reply (`stream`, not
-/// `beginning.whole_content`) only reasoning closed by an unopened `</think>` counts: an
-/// opening marker there is not the beginning of the reply.
+/// Where the reasoning a reply begins with ends (only `str.isspace` whitespace before it,
+/// what the whole-content path strips), when the reply goes on after it. In the rest of a
+/// streamed reply (`stream`, not `beginning.whole_content`) only reasoning closed by an
+/// unopened `</think>` counts: an opening marker there is not the beginning of the reply.
+///
+/// Reasoning is found as the scan finds it, outside fences: a fence opened in the
+/// reasoning and never closed runs past its `</think>`, so what follows is fenced, not a
+/// whole-content payload. Fences are looked for only once there is reasoning at all.
 pub fn leading(text: &[u8], beginning: Beginning) -> Option<usize> {
     let unopened_only = !beginning.whole_content;
-    let first = reasoning_ranges(text, &[], beginning).into_iter().next()?;
+    reasoning_ranges(text, &[], beginning).first()?;
+    let fenced = super::fence::fenced_ranges(text);
+    let first = reasoning_ranges(text, &fenced, beginning)
+        .into_iter()
+        .next()?;
     let before = &text[..first.start];
     let opened = BLOCKS
         .iter()
@@ -135,8 +144,7 @@ pub fn leading(text: &[u8], beginning: Beginning) -> Option<usize> {
         .chain([ANALYSIS])
         .any(|opener| text[first.start..].starts_with(opener));
     let counts = !(unopened_only && opened);
-    (counts && before.iter().all(u8::is_ascii_whitespace) && first.end < text.len())
-        .then_some(first.end)
+    (counts && strip(before).is_empty() && first.end < text.len()).then_some(first.end)
 }
 
 /// The first occurrence of `marker` at or after `from` that `keep` accepts.
@@ -216,14 +224,28 @@ mod tests {
     }
 
     #[test]
-    fn many_analysis_messages_take_one_pass() {
+    fn many_analysis_messages_make_one_range() {
         let text = "<|channel|>analysis<|message|>x<|end|>".repeat(100_000);
-        let start = std::time::Instant::now();
         assert_eq!(
             reasoning_ranges(text.as_bytes(), &[], Beginning::REPLY).len(),
             1
         );
-        assert!(start.elapsed().as_secs() < 5);
+    }
+
+    #[test]
+    fn leading_reasoning_after_any_whitespace_and_outside_fences() {
+        let text = "\u{85} <think>plan</think> {}";
+        assert_eq!(
+            leading(text.as_bytes(), Beginning::REPLY),
+            Some(text.find(" {}").unwrap())
+        );
+        assert_eq!(leading(b"x <think>plan</think> {}", Beginning::REPLY), None);
+        // A fence opened in the reasoning and never closed runs past its `</think>`.
+        assert_eq!(leading(b"<think>```</think> {}", Beginning::REPLY), None);
+        assert_eq!(
+            leading(b"<think>```x```</think> {}", Beginning::REPLY),
+            Some(22)
+        );
     }
 
     #[test]

@@ -15,9 +15,13 @@
 //!    a token after it;
 //! 4. a token candidate that starts inside a fence or reasoning is dropped, and the six
 //!    dialects scan the text with both masked;
-//! 5. `span::select` orders all candidates and applies the starts-inside rule.
+//! 5. a token span that starts inside one of their candidates is quoted data, not a call
+//!    (a string argument holding `<｜tool▁call▁begin｜>`), and one that starts inside
+//!    reasoning is a draft: if one was kept out of fence masking, steps 2 to 4 run again
+//!    without it (`quoted`, `in_reasoning`);
+//! 6. `span::select` orders all candidates and applies the starts-inside rule.
 //!
-//! Every step is linear: each scans the text a fixed number of times.
+//! Every step is linear: each scans the text a fixed number of times (at most `ROUNDS`).
 
 use std::ops::Range;
 
@@ -88,9 +92,71 @@ pub fn scanned(
             structures: Vec::new(),
         });
     }
-    let (mut tokens, raw_token_open) =
-        tokens(&Masked::with_ranges(content, Vec::new()), tools, profile);
-    let fenced = fence::fenced_ranges_around(content, &disjoint(&tokens));
+    let mut raw = Some(tokens(
+        &Masked::with_ranges(content, Vec::new()),
+        tools,
+        profile,
+    ));
+    let mut opaque = disjoint(raw.as_ref().map_or(&[][..], |(t, _)| t));
+    for round in 1..=ROUNDS {
+        let raw = raw
+            .take()
+            .unwrap_or_else(|| tokens(&Masked::with_ranges(content, Vec::new()), tools, profile));
+        let pass = pass(content, beginning, tools, profile, raw, &opaque)?;
+        let drafted = in_reasoning(&pass.reasoning, &opaque);
+        let quoted_now = quoted(&pass.embedded, &opaque);
+        if (drafted.is_empty() && quoted_now.is_empty()) || round == ROUNDS {
+            return Ok(pass.scanned);
+        }
+        opaque = match round {
+            1 => {
+                let mut kept = if drafted.is_empty() {
+                    opaque
+                } else {
+                    pass.outside_reasoning
+                };
+                let mut not_calls = quoted(&pass.embedded, &kept);
+                // Opaque ranges are disjoint, so their starts tell them apart.
+                not_calls.sort_unstable_by_key(|r| r.start);
+                kept.retain(|o| {
+                    not_calls
+                        .binary_search_by_key(&o.start, |r| r.start)
+                        .is_err()
+                });
+                kept
+            }
+            _ => Vec::new(),
+        };
+    }
+    unreachable!("the last round returns")
+}
+
+/// One pass of the scan with `opaque` kept out of fence masking.
+struct Pass {
+    /// What the pass found.
+    scanned: Scanned,
+    /// Its reasoning ranges.
+    reasoning: Vec<Range<usize>>,
+    /// The spans of the token candidates found with reasoning masked (empty without
+    /// reasoning): what may stay opaque in the next pass.
+    outside_reasoning: Vec<Range<usize>>,
+    /// The spans of the six dialects' candidates in the original text (empty when no span
+    /// was opaque).
+    embedded: Vec<Range<usize>>,
+}
+
+/// Steps 2 to 4 of the scan, given the token candidates `raw` found in the unmasked text
+/// and the spans `opaque` whose fences are theirs.
+fn pass(
+    content: &[u8],
+    beginning: Beginning,
+    tools: &Allowlist,
+    profile: Profile,
+    raw: Found,
+    opaque: &[Range<usize>],
+) -> Result<Pass, SalvageError> {
+    let (mut tokens, raw_token_open) = raw;
+    let fenced = fence::fenced_ranges_around(content, opaque);
     let open_fence = fence::unclosed(content, &fenced);
     let mut reasoning = reasoning_ranges(content, &fenced, beginning);
     let mut read_as_text = fenced.clone();
@@ -125,15 +191,27 @@ pub fn scanned(
     };
     let open_reasoning = reasoning::unclosed(content, &reasoning);
     let mut reached_in_tokens = None;
+    let mut outside_reasoning = Vec::new();
     if !reasoning.is_empty() {
         (tokens, reached_in_tokens) =
             tokens_in_original(content, reasoning.clone(), tools, profile);
+        outside_reasoning = disjoint(&tokens);
     }
-    let hidden = merge(fenced.into_iter().chain(reasoning).collect());
+    let hidden = merge(
+        fenced
+            .into_iter()
+            .chain(reasoning.iter().cloned())
+            .collect(),
+    );
     tokens.retain(|c| !starts_inside(&hidden, c.span.start));
     let reached_in_tokens = reached_in_tokens.filter(|&at| !starts_inside(&hidden, at));
     let masked = Masked::with_ranges(content, hidden.clone());
     let (mut candidates, reached) = embedded(&masked, tools, profile)?;
+    // Only spans kept out of fence masking can be quoted: nothing to record without them.
+    let embedded_spans = match opaque.is_empty() {
+        true => Vec::new(),
+        false => candidates.iter().map(|c| c.span.clone()).collect(),
+    };
     let tokens_near_end = calls_near_end(content, &tokens);
     let structures = structures(content, &tokens);
     candidates.append(&mut tokens);
@@ -141,7 +219,7 @@ pub fn scanned(
         tokens_near_end,
         markers_near_end(content, &candidates, &hidden),
     ]);
-    Ok(Scanned {
+    let scanned = Scanned {
         first_start: earliest([first, first_start(&candidates)]),
         candidates,
         open: earliest([
@@ -155,7 +233,61 @@ pub fn scanned(
         hidden,
         think_marker,
         structures,
+    };
+    Ok(Pass {
+        scanned,
+        reasoning,
+        outside_reasoning,
+        embedded: embedded_spans,
     })
+}
+
+/// How many times fences may be found: with every token span opaque; again without the
+/// spans that are not calls (quoted inside an embedded candidate, or written in
+/// reasoning); and, if that still leaves some (the new fences changed what the embedded
+/// dialects match, or what is reasoning), with none opaque.
+const ROUNDS: usize = 3;
+
+/// The `opaque` ranges that start inside reasoning: a token dialect's opener the model
+/// mentions while thinking (`<|tool_call_begin|>` in a `<think>` block) is no call, so
+/// the fences after it are fences. Left opaque, one without its closer would hide every
+/// fence to the end of the reply.
+fn in_reasoning(reasoning: &[Range<usize>], opaque: &[Range<usize>]) -> Vec<Range<usize>> {
+    opaque
+        .iter()
+        .filter(|o| starts_inside(reasoning, o.start))
+        .cloned()
+        .collect()
+}
+
+/// The `opaque` ranges that start inside an embedded candidate which starts before them:
+/// a token dialect's opener quoted in another call's payload (a string argument holding
+/// `<｜tool▁call▁begin｜>`) is that call's data, so the fences after it are fences. Left
+/// opaque, an opener quoted without its closer would hide every fence to the end of the
+/// reply, and a fenced example after the call would run.
+fn quoted(embedded: &[Range<usize>], opaque: &[Range<usize>]) -> Vec<Range<usize>> {
+    if embedded.is_empty() || opaque.is_empty() {
+        return Vec::new();
+    }
+    let mut spans: Vec<(usize, usize)> = embedded.iter().map(|s| (s.start, s.end)).collect();
+    spans.sort_unstable();
+    // The furthest end among the spans that start at or before each one.
+    let mut furthest = 0;
+    let reach: Vec<usize> = spans
+        .iter()
+        .map(|&(_, end)| {
+            furthest = furthest.max(end);
+            furthest
+        })
+        .collect();
+    opaque
+        .iter()
+        .filter(|o| {
+            let before = spans.partition_point(|&(start, _)| start < o.start);
+            before > 0 && reach[before - 1] > o.start
+        })
+        .cloned()
+        .collect()
 }
 
 /// The structures the token candidates belong to: a candidate that begins with one of
@@ -315,4 +447,61 @@ fn disjoint(candidates: &[Candidate]) -> Vec<Range<usize>> {
 fn starts_inside(ranges: &[Range<usize>], at: usize) -> bool {
     let next = ranges.partition_point(|r| r.end <= at);
     ranges.get(next).is_some_and(|r| r.start <= at)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::salvage::{Allowlist, Request, salvage};
+
+    fn names(reply: &str) -> Vec<String> {
+        let tools = Allowlist::new(["get_weather", "delete_all"]);
+        salvage(&Request::new(reply, &tools))
+            .unwrap()
+            .iter()
+            .map(|c| c.name_str().unwrap().to_owned())
+            .collect()
+    }
+
+    /// A token dialect's opener quoted in a call's argument (here without its closer, so
+    /// its span would run to the end) does not keep the fences after it from masking.
+    #[test]
+    fn an_opener_quoted_in_an_argument_hides_no_fence() {
+        let call = r#"<tool_call>{"name": "get_weather", "arguments": {"s": "<｜tool▁call▁begin｜>"}}</tool_call>"#;
+        let example =
+            "```\n<tool_call>{\"name\": \"delete_all\", \"arguments\": {}}</tool_call>\n```";
+        assert_eq!(
+            names(&format!("{call}\nNever run:\n{example}")),
+            ["get_weather"]
+        );
+        let closed_later = format!("{call}\n{example}\n<｜tool▁call▁end｜>");
+        assert_eq!(names(&closed_later), ["get_weather"]);
+    }
+
+    /// An opener mentioned in reasoning does not keep the fences after it from masking.
+    #[test]
+    fn an_opener_in_reasoning_hides_no_fence() {
+        let example =
+            "```\n<tool_call>{\"name\": \"delete_all\", \"arguments\": {}}</tool_call>\n```";
+        let reply = format!("<think>I could write <|tool_call_begin|> here.</think>\n{example}");
+        assert_eq!(names(&reply), Vec::<String>::new());
+    }
+
+    /// After an opener mentioned in reasoning, a call of the same dialect is read with its
+    /// own fence, and a fenced example after it stays an example.
+    #[test]
+    fn a_call_after_an_opener_in_reasoning_keeps_its_fence() {
+        let call = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜>";
+        let example =
+            "```\n<tool_call>{\"name\": \"delete_all\", \"arguments\": {}}</tool_call>\n```";
+        let reply =
+            format!("<think>It writes <｜tool▁call▁begin｜> first.</think>\n{call}\n{example}");
+        assert_eq!(names(&reply), ["get_weather"]);
+    }
+
+    /// A token call's own fence stays its own: DeepSeek V3's JSON between ```json and ```.
+    #[test]
+    fn a_token_calls_own_fence_is_not_an_example() {
+        let reply = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜>";
+        assert_eq!(names(reply), ["get_weather"]);
+    }
 }

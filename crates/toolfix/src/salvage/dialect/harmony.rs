@@ -117,12 +117,21 @@ fn body(payloads: &Payloads<'_>, content: Range<usize>) -> Option<(Value, usize)
 
 /// The header of the message whose `<|message|>` is at `message`: from the last token a
 /// header starts after (at or after `floor`) to `message`.
+///
+/// The tokens are looked for backwards from `message`, `<` by `<`, and the first one found
+/// ends the search: the previous `<|message|>` is such a token, so a reply made of
+/// thousands of `<|message|>` costs a few bytes per message, not a search of the whole
+/// window for each token. (Tokens never overlap, so the last one to start is also the
+/// last one to end.)
 fn header(text: &[u8], floor: usize, message: usize) -> Range<usize> {
     let window = &text[floor..message];
-    let start = HEADER_STARTS
-        .iter()
-        .filter_map(|t| memmem::rfind(window, t).map(|i| floor + i + t.len()))
-        .max()
+    let start = memchr::memrchr_iter(b'<', window)
+        .find_map(|i| {
+            HEADER_STARTS
+                .iter()
+                .find(|t| window[i..].starts_with(t))
+                .map(|t| floor + i + t.len())
+        })
         .unwrap_or(floor);
     start..message
 }
@@ -216,6 +225,7 @@ impl<'t> MessageEnds<'t> {
 #[cfg(test)]
 mod tests {
     use super::super::super::{Allowlist, Request, salvage};
+    use super::header;
     use crate::{Adapter, Profile};
 
     fn calls(text: &str, tools: &[&str]) -> Vec<(String, String)> {
@@ -273,11 +283,31 @@ mod tests {
         assert_eq!(calls(text, &["f"]), [("f".into(), "{}".into())]);
     }
 
+    /// Linearity is measured by the `harmony-*` adversarial benches; this pins the answer.
     #[test]
-    fn many_unended_messages_stay_linear() {
+    fn many_unended_messages_make_no_call() {
         let text = "<|channel|>commentary to=functions.f<|message|>{\"a\": \"".repeat(10_000);
-        let start = std::time::Instant::now();
         assert!(calls(&text, &["f"]).is_empty());
-        assert!(start.elapsed().as_secs() < 5);
+    }
+
+    fn header_of(text: &str, floor: usize) -> &str {
+        let message = text.rfind("<|message|>").unwrap();
+        &text[header(text.as_bytes(), floor, message)]
+    }
+
+    #[test]
+    fn a_header_starts_after_the_last_token_before_its_message() {
+        let text = "<|start|>assistant<|channel|>commentary to=functions.a<|message|>";
+        assert_eq!(
+            header_of(text, 0),
+            "assistant<|channel|>commentary to=functions.a"
+        );
+        let text = "x<|call|>y<|end|> to=functions.a <|constrain|>json<|message|>";
+        assert_eq!(header_of(text, 0), " to=functions.a <|constrain|>json");
+        assert_eq!(header_of("<|message|><|message|>", 0), "");
+        // A token cut by the window's start is not in the window.
+        let text = "<|end|>to=functions.a<|message|>";
+        assert_eq!(header_of(text, 1), "|end|>to=functions.a");
+        assert_eq!(header_of("<< <|e <|message|>", 0), "<< <|e ");
     }
 }

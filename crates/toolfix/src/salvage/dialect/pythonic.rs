@@ -390,7 +390,8 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// `[a, b]` or `(a, b)` after its opener, as a list.
+    /// `[a, b]` or `(a, b)` after its opener, as a list. Parentheses around one value and
+    /// no comma are no tuple: `(1)` is `1`, as Python reads it (`(1,)` is a tuple).
     fn sequence(&self, mut i: usize, close: u8, depth: usize) -> Option<(Value, usize)> {
         let mut items = Vec::new();
         loop {
@@ -403,6 +404,7 @@ impl<'t> Reader<'t> {
             i = self.space(end);
             match self.byte(i)? {
                 b',' => i += 1,
+                b')' if close == b')' && items.len() == 1 => return Some((items.pop()?, i + 1)),
                 c if c == close => return Some((Value::List(items), i + 1)),
                 _ => return None,
             }
@@ -655,6 +657,15 @@ mod tests {
         assert_eq!(
             calls[0].1,
             r#"{"a": "x\"y", "b": "\\d+", "c": "A\u00e9A", "d": "\\q"}"#
+        );
+    }
+
+    #[test]
+    fn parentheses_around_one_value_are_no_tuple() {
+        let calls = read("[f(a=(1), b=(1,), c=(), d=((2)), e=(1, 2))]").unwrap();
+        assert_eq!(
+            calls[0].1,
+            r#"{"a": 1, "b": [1], "c": [], "d": 2, "e": [1, 2]}"#
         );
     }
 
