@@ -7,30 +7,21 @@
 //! first argument (default `json`); the dialects declared are the toolfix dialects that
 //! parser's format is (see `PARSERS`).
 //!
-//! Built from templates/rust: a request line that is not JSON gets `errored`, a panic in
-//! the crate becomes `errored` for that case, every answer is one flushed line.
+//! The protocol (a request line that is not JSON gets `errored`, a panic in the crate
+//! becomes `errored` for that case, every answer is one flushed line) is the template's
+//! library, `toolfix-driver` (templates/rust/src/lib.rs).
 
-use std::io::{self, BufRead, Write};
-use std::panic::{self, AssertUnwindSafe};
+use std::io;
 use std::sync::OnceLock;
 
 use openai_protocol::common::Tool;
 use serde_json::{Value, json};
 use tool_parser::{ParserFactory, ToolParser};
+use toolfix_driver::{Calls, Driver, Parser, Refusal};
 
-/// Who we wrap.
-const IMPLEMENTATION: (&str, &str) = ("tool-parser", "1.10.0");
-
-/// A registry name this driver accepts, the toolfix dialects its format is
-/// (docs/protocol.md), and the policies it follows (docs/guarantees.md), measured
-/// (README.md has the evidence).
-struct Parser {
-    name: &'static str,
-    dialects: &'static [&'static str],
-    /// `parse_complete` recovers a call whose closing marker is missing.
-    unclosed_calls: bool,
-}
-
+/// The registry names this driver accepts, the toolfix dialects each one's format is
+/// (docs/protocol.md), and whether `parse_complete` recovers a call whose closing marker is
+/// missing (docs/guarantees.md), measured (README.md has the evidence).
 #[rustfmt::skip]
 const PARSERS: &[Parser] = &[
     // `JsonParser`: the reply is a JSON call object or array of them, `arguments` or
@@ -66,39 +57,6 @@ const PARSERS: &[Parser] = &[
     Parser { name: "gemma4", dialects: &["gemma"], unclosed_calls: true },
 ];
 
-/// The parser chosen on the command line (default: the first, `json`).
-static PARSER: OnceLock<&'static Parser> = OnceLock::new();
-
-fn parser() -> &'static Parser {
-    PARSER.get().copied().unwrap_or(&PARSERS[0])
-}
-
-/// What we declare: profile portable, salvage only, the chosen parser's dialects and
-/// policies (README.md has the evidence).
-fn declarations() -> Value {
-    json!({
-        "profile": "portable",
-        "ops": ["salvage"],
-        "dialects": parser().dialects,
-        "policies": {"adapters": false, "unclosed_calls": parser().unclosed_calls,
-                     "lenient_json": false, "case_insensitive_names": false,
-                     "masks_reasoning": false},
-    })
-}
-
-/// The parser instance, made once by the crate's factory from its registry name.
-fn tool_parser() -> &'static dyn ToolParser {
-    static INSTANCE: OnceLock<Box<dyn ToolParser>> = OnceLock::new();
-    INSTANCE
-        .get_or_init(|| {
-            ParserFactory::new()
-                .registry()
-                .create_parser(parser().name)
-                .expect("a parser the crate registers")
-        })
-        .as_ref()
-}
-
 /// One current-thread tokio runtime drives the crate's async API.
 fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
@@ -109,123 +67,82 @@ fn runtime() -> &'static tokio::runtime::Runtime {
     })
 }
 
-/// The calls `tool-parser` recovers from `content`: `(name, arguments as JSON text)`, in
-/// its order, the arguments exactly as the crate hands them out.
-fn salvage(content: &str, tools: &[Tool]) -> Result<Vec<(String, String)>, String> {
-    let parsed = runtime().block_on(tool_parser().parse_complete_with_tools(content, tools));
-    match parsed {
-        Ok((_normal_text, calls)) => Ok(calls
-            .into_iter()
-            .map(|call| (call.function.name, call.function.arguments))
-            .collect()),
-        // The crate returned an error on this reply: an error answer (docs/protocol.md),
-        // which no portable expectation accepts.
-        Err(error) => Err(format!("ParserError: {error}")),
+/// The driver around the parser chosen on the command line.
+struct Smg {
+    parser: &'static Parser,
+    /// The parser instance, made once by the crate's factory from its registry name, on
+    /// the first reply.
+    instance: OnceLock<Box<dyn ToolParser>>,
+}
+
+impl Smg {
+    fn tool_parser(&self) -> &dyn ToolParser {
+        self.instance
+            .get_or_init(|| {
+                ParserFactory::new()
+                    .registry()
+                    .create_parser(self.parser.name)
+                    .expect("a parser the crate registers")
+            })
+            .as_ref()
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// The protocol. Nothing below needs changing for a salvage-only implementation.
-// ---------------------------------------------------------------------------------------
+impl Driver for Smg {
+    type Tools = Vec<Tool>;
 
-/// The answer to one request, or `None` for `stop`.
-fn respond(line: &str) -> Option<Value> {
-    let request: Value = match serde_json::from_str(line) {
-        Ok(Value::Object(request)) => Value::Object(request),
-        Ok(_) => return Some(json!({"errored": "the request is not a JSON object"})),
-        Err(error) => return Some(json!({"errored": format!("the request is not JSON: {error}")})),
-    };
-    match request["cmd"].as_str() {
-        Some("hello") => {
-            let mut hello = json!({
-                "protocol": 1,
-                "implementation": {"name": IMPLEMENTATION.0, "version": IMPLEMENTATION.1,
-                                   "language": "rust", "parser": parser().name,
-                                   "homepage": "https://github.com/smg-project/smg"},
-            });
-            if let (Value::Object(hello), Value::Object(declared)) = (&mut hello, declarations()) {
-                hello.extend(declared);
-            }
-            Some(hello)
-        }
-        Some("run") => Some(run(&request)),
-        Some("stop") => None,
-        other => Some(json!({"seq": request["seq"], "errored": format!("unknown cmd {other:?}")})),
+    /// Who we wrap.
+    fn implementation(&self) -> Value {
+        json!({"name": "tool-parser", "version": "1.10.0", "language": "rust",
+               "parser": self.parser.name,
+               "homepage": "https://github.com/smg-project/smg"})
     }
-}
 
-/// One case: the op's output, `skipped` with a reason, or `errored` (a panic included).
-fn run(request: &Value) -> Value {
-    let seq = request["seq"].clone();
-    let input = &request["input"];
-    if request["op"] != "salvage" || !input.is_object() {
-        return json!({"seq": seq, "errored": format!("unknown op or malformed input: {}", request["op"])});
+    /// What we declare: profile portable, salvage only, the chosen parser's dialects and
+    /// policies (README.md has the evidence).
+    fn declarations(&self) -> Value {
+        self.parser.declarations()
     }
-    let content = input["content"].as_str().unwrap_or_default();
-    let tools = tool_definitions(&input["tools"]);
-    match panic::catch_unwind(AssertUnwindSafe(|| salvage(content, &tools))) {
-        Ok(Ok(calls)) if calls.is_empty() => json!({"seq": seq, "output": {"calls": null}}),
-        Ok(Ok(calls)) => {
-            let calls: Vec<Value> = calls
+
+    /// The protocol's `tools` as the crate's `Tool`s: a string `S` is the OpenAI entry
+    /// `{"type": "function", "function": {"name": S, "description": "", "parameters":
+    /// {"type": "object", "properties": {}}}}`; any other entry (`{"$raw": V}` read as `V`)
+    /// is deserialised as a `Tool` as given, and left out when it is not one (the crate's
+    /// type cannot hold it).
+    fn tools(&self, tools: &Value) -> Vec<Tool> {
+        toolfix_driver::tool_entries(tools)
+            .map(|tool| match tool {
+                Value::String(name) => json!({
+                    "type": "function",
+                    "function": {"name": name, "description": "",
+                                 "parameters": {"type": "object", "properties": {}}},
+                }),
+                entry => entry.clone(),
+            })
+            .filter_map(|entry| serde_json::from_value::<Tool>(entry).ok())
+            .collect()
+    }
+
+    /// The calls `tool-parser` recovers from `content`: `(name, arguments as JSON text)`,
+    /// in its order, the arguments exactly as the crate hands them out.
+    fn salvage(&self, content: &str, tools: &Vec<Tool>) -> Result<Calls, Refusal> {
+        let parsed =
+            runtime().block_on(self.tool_parser().parse_complete_with_tools(content, tools));
+        match parsed {
+            Ok((_normal_text, calls)) => Ok(calls
                 .into_iter()
-                .map(|(name, arguments)| json!({"name": name, "arguments": arguments}))
-                .collect();
-            json!({"seq": seq, "output": {"calls": calls}})
-        }
-        Ok(Err(error)) => json!({"seq": seq, "output": {"error": error}}),
-        Err(panic) => {
-            let message = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".to_owned());
-            json!({"seq": seq, "errored": format!("panicked: {message}")})
+                .map(|call| (call.function.name, call.function.arguments))
+                .collect()),
+            // The crate returned an error on this reply: an error answer
+            // (docs/protocol.md), which no portable expectation accepts.
+            Err(error) => Err(Refusal::Error(format!("ParserError: {error}"))),
         }
     }
-}
-
-/// The protocol's `tools` as the crate's `Tool`s: a string `S` is the OpenAI entry
-/// `{"type": "function", "function": {"name": S, "description": "", "parameters":
-/// {"type": "object", "properties": {}}}}`; any other entry (`{"$raw": V}` read as `V`) is
-/// deserialised as a `Tool` as given, and left out when it is not one (the crate's type
-/// cannot hold it).
-fn tool_definitions(tools: &Value) -> Vec<Tool> {
-    let Some(tools) = tools.as_array() else {
-        return Vec::new();
-    };
-    tools
-        .iter()
-        .map(|tool| tool.get("$raw").unwrap_or(tool))
-        .filter_map(|tool| match tool {
-            Value::String(name) => Some(json!({
-                "type": "function",
-                "function": {"name": name, "description": "",
-                             "parameters": {"type": "object", "properties": {}}},
-            })),
-            entry => Some(entry.clone()),
-        })
-        .filter_map(|entry| serde_json::from_value::<Tool>(entry).ok())
-        .collect()
 }
 
 fn main() -> io::Result<()> {
-    let mut args = std::env::args().skip(1);
-    if let Some(name) = args.next() {
-        let Some(known) = PARSERS.iter().find(|known| known.name == name) else {
-            let names: Vec<&str> = PARSERS.iter().map(|known| known.name).collect();
-            eprintln!("unknown parser {name:?}; this driver knows {names:?}");
-            std::process::exit(2);
-        };
-        PARSER.set(known).ok();
-    }
-    let stdin = io::stdin();
-    let mut stdout = io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let Some(answer) = respond(&line?) else {
-            return Ok(());
-        };
-        writeln!(stdout, "{answer}")?;
-        stdout.flush()?;
-    }
-    Ok(())
+    toolfix_driver::serve(&Smg {
+        parser: Parser::from_args(PARSERS),
+        instance: OnceLock::new(),
+    })
 }
