@@ -25,7 +25,10 @@ no real-package figures; their table comes from criterion alone:
     scripts/benchmarks_table.py dialects --callgrind --splice BENCHMARKS.md
 
 which replaces what lies between ``<!-- dialect-tables:begin -->`` and
-``<!-- dialect-tables:end -->``.
+``<!-- dialect-tables:end -->``. Streaming beside batch salvage is counted in instructions
+only (``stream_instructions`` under callgrind; no criterion run needed):
+
+    scripts/benchmarks_table.py stream --splice BENCHMARKS.md
 
 toolfix figures are criterion's point estimates (the slope of its linear regression, or
 the mean when it sampled flat); the real package's are the minimum over repeats that
@@ -459,6 +462,18 @@ def command_callgrind(args):
         f.write("\n")
 
 
+def splice(path, begin, end, markdown):
+    """Rewrites what lies between the ``begin`` and ``end`` lines of the file at ``path``."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if begin not in text or end not in text:
+        sys.exit(f"{path} has no {begin} … {end} section")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(head + begin + "\n\n" + markdown + "\n" + end + tail)
+
+
 def command_tables(args):
     criterion = read_criterion(args.criterion)
     if not criterion:
@@ -473,14 +488,7 @@ def command_tables(args):
     if not args.splice:
         sys.stdout.write(markdown)
         return
-    with open(args.splice, encoding="utf-8") as f:
-        text = f.read()
-    if BEGIN not in text or END not in text:
-        sys.exit(f"{args.splice} has no {BEGIN} … {END} section")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    with open(args.splice, "w", encoding="utf-8") as f:
-        f.write(head + BEGIN + "\n\n" + markdown + "\n" + END + tail)
+    splice(args.splice, BEGIN, END, markdown)
 
 
 def dialect_instructions(groups):
@@ -547,14 +555,62 @@ def command_dialects(args):
     if not args.splice:
         sys.stdout.write(markdown)
         return
-    with open(args.splice, encoding="utf-8") as f:
-        text = f.read()
-    if DIALECT_BEGIN not in text or DIALECT_END not in text:
-        sys.exit(f"{args.splice} has no {DIALECT_BEGIN} … {DIALECT_END} section")
-    head, rest = text.split(DIALECT_BEGIN, 1)
-    _, tail = rest.split(DIALECT_END, 1)
-    with open(args.splice, "w", encoding="utf-8") as f:
-        f.write(head + DIALECT_BEGIN + "\n\n" + markdown + "\n" + DIALECT_END + tail)
+    splice(args.splice, DIALECT_BEGIN, DIALECT_END, markdown)
+
+
+STREAM_INPUTS = ("stream-prose", "stream-calls")
+STREAM_CHUNKS = (0, 1, 16, 4096)
+STREAM_BEGIN = "<!-- stream-instructions:begin -->"
+STREAM_END = "<!-- stream-instructions:end -->"
+
+
+def stream_instructions():
+    """``{(input, profile, chunk, size): instructions}`` under callgrind, from the
+    ``stream_instructions`` bench: one batch salvage (chunk 0) or one stream."""
+    executable = bench_executable("stream_instructions")
+    counts = {}
+    for name in STREAM_INPUTS:
+        for profile in ("praisonai", "strict"):
+            for chunk in STREAM_CHUNKS:
+                for nbytes in (256 * 1024, 1024 * 1024):
+                    run = subprocess.run(
+                        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/stdout",
+                         "--toggle-collect=*stream_instructions::measured*",
+                         executable, name, profile, str(chunk), str(nbytes)],
+                        check=True, capture_output=True, text=True)
+                    total = next(int(line.split()[1]) for line in run.stdout.splitlines()
+                                 if line.startswith(("summary:", "totals:")))
+                    counts[(name, profile, chunk, nbytes)] = total
+                    print(f"{name:13} {profile:9} {chunk:5} {nbytes:8} {total:15,}",
+                          file=sys.stderr)
+    return counts
+
+
+def stream_table(counts):
+    """Per input and profile: batch salvage and each chunk size at 1 MiB (instructions,
+    per byte, against batch) and the growth from 256 KiB (4.00 is linear)."""
+    mib = 1024 * 1024
+    rows = []
+    for name in STREAM_INPUTS:
+        for profile in ("praisonai", "strict"):
+            batch = counts[(name, profile, 0, mib)]
+            for chunk in STREAM_CHUNKS:
+                total = counts[(name, profile, chunk, mib)]
+                growth = total / counts[(name, profile, chunk, 256 * 1024)]
+                rows.append([f"`{name}`", profile,
+                             "batch" if chunk == 0 else f"{chunk} B chunks",
+                             f"{total / 1e6:,.1f} M", f"{total / mib:,.1f}",
+                             fmt_ratio(total / batch), f"{growth:.2f}"])
+    return table(["input", "profile", "salvage", "instructions at 1 MiB", "per byte",
+                  "against batch", "1 MiB / 256 KiB"], rows)
+
+
+def command_stream(args):
+    markdown = stream_table(stream_instructions()) + "\n"
+    if not args.splice:
+        sys.stdout.write(markdown)
+        return
+    splice(args.splice, STREAM_BEGIN, STREAM_END, markdown)
 
 
 def main():
@@ -577,8 +633,13 @@ def main():
     dialects.add_argument("--splice", help="a Markdown file to rewrite between the markers")
     dialects.add_argument("--callgrind", action="store_true",
                           help="add instruction counts at 256 KiB and 1 MiB (valgrind)")
+    stream = commands.add_parser(
+        "stream", help="print or splice the streaming instruction counts (valgrind)")
+    stream.add_argument("--splice", help="a Markdown file to rewrite between the markers")
     args = parser.parse_args()
-    if args.command == "callgrind":
+    if args.command == "stream":
+        command_stream(args)
+    elif args.command == "callgrind":
         command_callgrind(args)
     elif args.command == "dialects":
         command_dialects(args)

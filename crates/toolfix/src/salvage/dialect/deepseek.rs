@@ -135,17 +135,12 @@ fn named(payloads: &Payloads<'_>, name: &[u8], args: crate::py::Value) -> Option
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{Allowlist, fence::Masked};
+
     use super::*;
-    use crate::profile::Profile;
 
     fn calls(text: &str) -> Vec<(std::ops::Range<usize>, Option<String>)> {
-        let masked = Masked::with_ranges(text.as_bytes(), Vec::new());
-        let tools = Allowlist::new(["get_weather", "function"]);
-        let payloads = Payloads::new(&masked, &tools, Profile::Strict);
-        let mut out = Vec::new();
-        scan(&payloads, &mut out);
-        out.into_iter()
+        super::super::candidates_of(&[scan], text, &["get_weather", "function"])
+            .into_iter()
             .map(|c| (c.span, c.found.map(|f| format!("{} {:?}", f.name, f.args))))
             .collect()
     }

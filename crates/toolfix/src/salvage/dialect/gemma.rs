@@ -223,25 +223,7 @@ impl Reader<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{Allowlist, Request, salvage};
-    use crate::{Adapter, Profile};
-
-    fn calls(text: &str, tools: &[&str]) -> Vec<(String, String)> {
-        let tools = Allowlist::new(tools.iter().copied());
-        let request = Request::new(text, &tools)
-            .adapter(Adapter::Local)
-            .profile(Profile::Strict);
-        salvage(&request)
-            .unwrap()
-            .iter()
-            .map(|c| {
-                (
-                    c.name_str().unwrap().to_owned(),
-                    c.arguments().as_str().unwrap().to_owned(),
-                )
-            })
-            .collect()
-    }
+    use super::super::strict_calls as calls;
 
     #[test]
     fn a_closing_token_inside_a_string_does_not_end_the_call() {

@@ -224,26 +224,8 @@ impl<'t> MessageEnds<'t> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{Allowlist, Request, salvage};
+    use super::super::strict_calls as calls;
     use super::header;
-    use crate::{Adapter, Profile};
-
-    fn calls(text: &str, tools: &[&str]) -> Vec<(String, String)> {
-        let tools = Allowlist::new(tools.iter().copied());
-        let request = Request::new(text, &tools)
-            .adapter(Adapter::Local)
-            .profile(Profile::Strict);
-        salvage(&request)
-            .unwrap()
-            .iter()
-            .map(|c| {
-                (
-                    c.name_str().unwrap().to_owned(),
-                    c.arguments().as_str().unwrap().to_owned(),
-                )
-            })
-            .collect()
-    }
 
     #[test]
     fn a_truncated_body_reserves_the_rest_of_the_reply() {

@@ -94,25 +94,7 @@ fn name_of(id: &[u8]) -> Option<PyStr> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{Allowlist, Request, salvage};
-    use crate::{Adapter, Profile};
-
-    fn calls(text: &str, tools: &[&str]) -> Vec<(String, String)> {
-        let tools = Allowlist::new(tools.iter().copied());
-        let request = Request::new(text, &tools)
-            .adapter(Adapter::Local)
-            .profile(Profile::Strict);
-        salvage(&request)
-            .unwrap()
-            .iter()
-            .map(|c| {
-                (
-                    c.name_str().unwrap().to_owned(),
-                    c.arguments().as_str().unwrap().to_owned(),
-                )
-            })
-            .collect()
-    }
+    use super::super::strict_calls as calls;
 
     #[test]
     fn an_id_needs_its_index() {

@@ -202,24 +202,14 @@ fn rejected(span: Range<usize>) -> Candidate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::Profile;
-    use crate::salvage::Allowlist;
-    use crate::salvage::fence::Masked;
 
     /// The calls `scan` accepts in `text`, as `(name, arguments JSON)`, and every span.
     fn read(text: &str) -> (Vec<(String, String)>, Vec<Range<usize>>) {
-        let tools = Allowlist::new(["get_weather", "search"]);
-        let masked = Masked::with_ranges(text.as_bytes(), Vec::new());
-        let payloads = Payloads::new(&masked, &tools, Profile::Strict);
-        let mut out = Vec::new();
-        scan(&payloads, &mut out);
-        let spans = out.iter().map(|c| c.span.clone()).collect();
-        let calls = out
-            .into_iter()
-            .filter_map(|c| c.found)
-            .map(|f| (f.name.to_string(), crate::py::json::dumps(&f.args).unwrap()))
-            .collect();
-        (calls, spans)
+        super::super::accepted_and_spans(super::super::candidates_of(
+            &[scan],
+            text,
+            &["get_weather", "search"],
+        ))
     }
 
     #[test]

@@ -239,3 +239,57 @@ pub(super) fn scan_tokens(payloads: &Payloads<'_>) -> Vec<Candidate> {
     pythonic::scan(payloads, &mut candidates);
     candidates
 }
+
+/// The calls `strict` salvages from `text` with `tools` offered, as (name, arguments):
+/// what the dialects' unit tests compare.
+#[cfg(test)]
+fn strict_calls(text: &str, tools: &[&str]) -> Vec<(String, String)> {
+    use super::{Allowlist, Request, salvage};
+    use crate::{Adapter, Profile};
+    let tools = Allowlist::new(tools.iter().copied());
+    let request = Request::new(text, &tools)
+        .adapter(Adapter::Local)
+        .profile(Profile::Strict);
+    salvage(&request)
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c.name_str().unwrap().to_owned(),
+                c.arguments().as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The candidates `scanners` find in `text` under `strict` with `tools` offered, nothing
+/// masked: what the scanners' unit tests inspect.
+#[cfg(test)]
+fn candidates_of(
+    scanners: &[fn(&Payloads<'_>, &mut Vec<Candidate>)],
+    text: &str,
+    tools: &[&str],
+) -> Vec<Candidate> {
+    let tools = super::Allowlist::new(tools.iter().copied());
+    let masked = super::fence::Masked::with_ranges(text.as_bytes(), Vec::new());
+    let payloads = Payloads::new(&masked, &tools, crate::Profile::Strict);
+    let mut out = Vec::new();
+    for scan in scanners {
+        scan(&payloads, &mut out);
+    }
+    out
+}
+
+/// The accepted calls of `candidates` as (name, arguments JSON), and every span.
+#[cfg(test)]
+fn accepted_and_spans(
+    candidates: Vec<Candidate>,
+) -> (Vec<(String, String)>, Vec<std::ops::Range<usize>>) {
+    let spans = candidates.iter().map(|c| c.span.clone()).collect();
+    let calls = candidates
+        .into_iter()
+        .filter_map(|c| c.found)
+        .map(|f| (f.name.to_string(), crate::py::json::dumps(&f.args).unwrap()))
+        .collect();
+    (calls, spans)
+}

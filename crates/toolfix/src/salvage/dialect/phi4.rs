@@ -127,20 +127,13 @@ fn json_space(text: &[u8], mut at: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::Profile;
-    use crate::salvage::Allowlist;
-    use crate::salvage::fence::Masked;
 
     /// Every candidate of the `<|tool_call|>` and `functools` scanners over `text`:
     /// dialect, name when accepted, span.
     fn read(text: &str) -> Vec<(Dialect, Option<String>, Range<usize>)> {
-        let tools = Allowlist::new(["get_weather", "search"]);
-        let masked = Masked::with_ranges(text.as_bytes(), Vec::new());
-        let payloads = Payloads::new(&masked, &tools, Profile::Strict);
-        let mut out = Vec::new();
-        super::super::granite::scan(&payloads, &mut out);
-        scan(&payloads, &mut out);
-        out.into_iter()
+        let scanners = [super::super::granite::scan, scan];
+        super::super::candidates_of(&scanners, text, &["get_weather", "search"])
+            .into_iter()
             .map(|c| (c.dialect, c.found.map(|f| f.name.to_string()), c.span))
             .collect()
     }

@@ -159,17 +159,12 @@ fn wrapped(text: &[u8], span: Range<usize>) -> Range<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{Allowlist, fence::Masked};
+
     use super::*;
-    use crate::profile::Profile;
 
     fn calls(text: &str) -> Vec<(Range<usize>, Option<String>)> {
-        let masked = Masked::with_ranges(text.as_bytes(), Vec::new());
-        let tools = Allowlist::new(["write_file", "get_weather"]);
-        let payloads = Payloads::new(&masked, &tools, Profile::Strict);
-        let mut out = Vec::new();
-        scan(&payloads, &mut out);
-        out.into_iter()
+        super::super::candidates_of(&[scan], text, &["write_file", "get_weather"])
+            .into_iter()
             .map(|c| (c.span, c.found.map(|f| format!("{} {:?}", f.name, f.args))))
             .collect()
     }

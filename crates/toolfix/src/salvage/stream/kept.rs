@@ -58,6 +58,9 @@ pub struct Kept {
     probed: bool,
     /// The kept length at the last look.
     looked_at: usize,
+    /// How far the text was checked for a reason to look (`worth_a_look`): each byte is
+    /// checked once, so a long stretch without one costs its length, not its square.
+    checked: usize,
     /// Whether the last look found a call held only by the unopened-`</think>` rule: no
     /// look can settle more until a `<think>` or `</think>` arrives.
     awaiting_think: bool,
@@ -77,6 +80,7 @@ impl Kept {
             emitted: 0,
             probed: beginning.marker_before,
             looked_at: 0,
+            checked: 0,
             awaiting_think: false,
             fruitless: 0,
             wait_until: 0,
@@ -103,21 +107,23 @@ impl Kept {
         }
     }
 
-    /// Whether the text added since the last look may settle something.
-    fn worth_a_look(&self) -> bool {
-        let new = &self.text[self.looked_at.min(self.text.len())..];
-        if new.is_empty() || self.text.len() < self.wait_until {
+    /// Whether the text added since the last look may settle something. Only the bytes
+    /// not checked before are read (and a marker's length before them, which it may have
+    /// begun in).
+    fn worth_a_look(&mut self) -> bool {
+        let len = self.text.len();
+        if len <= self.looked_at || len < self.wait_until {
             return false;
         }
+        let from = self.checked.max(self.looked_at);
+        self.checked = len;
         if self.awaiting_think {
-            // The marker may have begun in the text looked at already.
-            let from = self.looked_at.saturating_sub(THINK_CLOSE.len() - 1);
-            let new = &self.text[from..];
+            let new = &self.text[from.saturating_sub(THINK_CLOSE.len() - 1)..];
             return [b"<think>".as_slice(), THINK_CLOSE]
                 .iter()
                 .any(|m| memchr::memmem::find(new, m).is_some());
         }
-        self.text.len() <= SHORT || new.iter().any(|b| ENDINGS.contains(b))
+        len <= SHORT || self.text[from..].iter().any(|b| ENDINGS.contains(b))
     }
 
     /// The calls of the kept text, at the end of the reply: what batch salvage of the
@@ -233,6 +239,7 @@ impl Kept {
         self.base += dropped;
         self.shown -= dropped;
         self.looked_at = self.looked_at.saturating_sub(dropped);
+        self.checked = self.checked.saturating_sub(dropped);
         self.wait_until = self.wait_until.saturating_sub(dropped);
         self.beginning = Beginning {
             whole_content: false,

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Per model family: does toolfix `strict` recover what the family's own engine parser does?
+
+Issue 12 asks that, on well-formed output of each family, the calls `strict` recovers
+equal (names and decoded arguments) what that family's engine parser returns. The engine
+parsers are the ones wrapped as toolfix drivers in `adapters/`: Dynamo's `dynamo-parsers`
+and SGLang's `tool-parser` (smg), one parser per family, as an inference server picks
+one per served model. Every parser speaks the same driver protocol as `toolfix serve`, so
+this script sends each item to the reference and to the family's parsers and compares.
+
+Items are JSON lines with at least `content`, `dialect` (see `FAMILIES`) and `intent`;
+only `intent == "call"` items of a known dialect are compared. Where a family has several
+forms (DeepSeek V3, V3.1, V3.2), the first of its parsers that returns calls answers for
+the engine. The tools offered are the names the engine returned (engine parsers do not
+filter by name; `strict` does), so only the recovery itself is compared. An item the
+engine returns nothing for is not well-formed output for that engine and is counted apart.
+
+    python3 scripts/compare_engine_parsers.py ITEMS.jsonl [--toolfix target/release/toolfix]
+
+Prints one row per family and engine: items, engine returned calls, toolfix equal,
+toolfix different (with the ids), and exits 0 (this is a measurement, not a gate).
+"""
+
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+from collections import defaultdict
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+# dialect label of an item -> (family, {engine: [parser, ...]})
+FAMILIES = {
+    "hermes_tool_call": ("Hermes/Qwen <tool_call>", {"dynamo": ["hermes"], "smg": ["qwen"]}),
+    "think_then_hermes": ("Hermes/Qwen <tool_call>", {"dynamo": ["hermes"], "smg": ["qwen"]}),
+    "qwen3_xml": ("Qwen3 XML", {"dynamo": ["qwen3_coder"], "smg": ["qwen_xml"]}),
+    "think_then_qwen3_xml": ("Qwen3 XML", {"dynamo": ["qwen3_coder"], "smg": ["qwen_xml"]}),
+    "deepseek_tokens": (
+        "DeepSeek",
+        {
+            "dynamo": ["deepseek_v3_1", "deepseek_v3", "deepseek_v3_2"],
+            "smg": ["deepseek31", "deepseek", "deepseek32"],
+        },
+    ),
+    "glm_xml": ("GLM", {"dynamo": ["glm47"], "smg": ["glm47_moe"]}),
+    "kimi_tokens": ("Kimi K2", {"dynamo": ["kimi_k2"], "smg": ["kimik2"]}),
+    "minimax_xml": ("MiniMax", {"dynamo": ["minimax_m2"], "smg": ["minimax_m2"]}),
+    "mistral_tool_calls": ("Mistral", {"dynamo": ["mistral"], "smg": ["mistral"]}),
+    "gemma4_tool_call": ("Gemma 4", {"dynamo": ["gemma4"], "smg": ["gemma4"]}),
+    "phi4_functools": ("Phi-4", {"dynamo": ["phi4"]}),
+    "pythonic_list": ("pythonic", {"dynamo": ["pythonic"], "smg": ["pythonic"]}),
+    "pythonic_bare": ("pythonic", {"dynamo": ["pythonic"], "smg": ["pythonic"]}),
+    "lfm2_pythonic_tokens": ("pythonic", {"dynamo": ["pythonic"], "smg": ["pythonic"]}),
+    "pythonic_function_calls_tag": ("pythonic", {"dynamo": ["pythonic"], "smg": ["pythonic"]}),
+    "llama_python_tag_json": ("Llama 3.x JSON", {"dynamo": ["llama3_json"], "smg": ["llama"]}),
+    "llama3_json": ("Llama 3.x JSON", {"dynamo": ["llama3_json"], "smg": ["llama"]}),
+}
+
+ENGINES = {
+    "dynamo": ROOT / "adapters/dynamo-parsers/run",
+    "smg": ROOT / "adapters/smg-tool-parser/run",
+}
+
+
+class Driver:
+    """One driver process speaking protocol v1 over stdin/stdout."""
+
+    def __init__(self, argv):
+        self.proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8"
+        )
+        self.seq = 0
+        self.ask({"cmd": "hello", "protocol": 1})
+
+    def ask(self, request):
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"driver {self.proc.args} closed its output")
+        return json.loads(line)
+
+    def salvage(self, content, tools):
+        """The calls as (name, decoded arguments), or None (nothing or not answered)."""
+        self.seq += 1
+        answer = self.ask(
+            {
+                "cmd": "run",
+                "seq": self.seq,
+                "op": "salvage",
+                "input": {"content": content, "tools": tools, "adapter": "ollama"},
+            }
+        )
+        calls = (answer.get("output") or {}).get("calls")
+        if not calls:
+            return None
+        return [(c["name"], decoded(c["arguments"])) for c in calls]
+
+    def close(self):
+        try:
+            self.proc.stdin.write(json.dumps({"cmd": "stop"}) + "\n")
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        self.proc.wait(timeout=30)
+
+
+def decoded(arguments):
+    """Arguments compared as decoded JSON values, as profile `portable` compares them."""
+    try:
+        return json.loads(arguments)
+    except (TypeError, ValueError):
+        return arguments
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("items", type=pathlib.Path)
+    parser.add_argument("--toolfix", default=str(ROOT / "target/release/toolfix"))
+    args = parser.parse_args()
+
+    items = [json.loads(line) for line in args.items.read_text(encoding="utf-8").splitlines()]
+    items = [i for i in items if i.get("intent") == "call" and i.get("dialect") in FAMILIES]
+    drivers = {}
+
+    def driver(engine, name):
+        key = (engine, name)
+        if key not in drivers:
+            drivers[key] = Driver([str(ENGINES[engine]), name])
+        return drivers[key]
+
+    reference = Driver([args.toolfix, "serve", "--profile", "strict"])
+    rows = defaultdict(lambda: {"items": 0, "engine": 0, "equal": 0, "different": []})
+    try:
+        for item in items:
+            family, engines = FAMILIES[item["dialect"]]
+            for engine, parsers in engines.items():
+                row = rows[(family, engine)]
+                row["items"] += 1
+                theirs = next(
+                    (c for p in parsers if (c := driver(engine, p).salvage(item["content"], []))),
+                    None,
+                )
+                if theirs is None:
+                    continue
+                row["engine"] += 1
+                tools = sorted({name for name, _ in theirs if isinstance(name, str)})
+                ours = reference.salvage(item["content"], tools)
+                if ours == theirs:
+                    row["equal"] += 1
+                else:
+                    row["different"].append(item.get("id", "?"))
+    finally:
+        for d in [reference, *drivers.values()]:
+            d.close()
+
+    print("| family | engine | items | engine returned calls | toolfix strict equal | different |")
+    print("|---|---|---|---|---|---|")
+    for (family, engine), row in sorted(rows.items()):
+        different = ", ".join(row["different"]) or "-"
+        print(
+            f"| {family} | {engine} | {row['items']} | {row['engine']} | {row['equal']} "
+            f"| {len(row['different'])} ({different}) |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
