@@ -24,6 +24,7 @@ use std::ops::Range;
 use memchr::memmem;
 
 use super::Beginning;
+use super::text::may_hold_tag;
 use crate::py::unicode::strip;
 
 /// Reasoning blocks: an opener, and the closer that ends the block.
@@ -51,6 +52,10 @@ pub fn reasoning_ranges(
         fenced.get(next).is_none_or(|f| at < f.start)
     };
     let mut ranges = Vec::new();
+    // Every reasoning marker holds `<` or `[`.
+    if !may_hold_tag(text) {
+        return ranges;
+    }
     let first_open = memmem::find_iter(text, BLOCKS[0].0).find(|&at| outside(at));
     let first_close = memmem::find_iter(text, THINK_CLOSE).find(|&at| outside(at));
     let unopened = first_close.filter(|&c| first_open.is_none_or(|o| c < o));
@@ -112,6 +117,9 @@ pub fn unclosed(text: &[u8], ranges: &[Range<usize>]) -> Option<usize> {
 /// reply began with reasoning. Until one comes, a later unopened `</think>` would make
 /// everything before it reasoning.
 pub fn first_think_marker(text: &[u8], fenced: &[Range<usize>]) -> Option<usize> {
+    if !may_hold_tag(text) {
+        return None;
+    }
     let outside = |at: &usize| {
         let next = fenced.partition_point(|f| f.end <= *at);
         fenced.get(next).is_none_or(|f| *at < f.start)
@@ -181,6 +189,18 @@ mod tests {
             .into_iter()
             .map(|r| &text[r])
             .collect()
+    }
+
+    /// `reasoning_ranges` and `first_think_marker` return at once on text without `<` or
+    /// `[`: every marker they look for holds one.
+    #[test]
+    fn every_marker_holds_a_tag_byte() {
+        let markers = BLOCKS.iter().flat_map(|&(open, close)| [open, close]);
+        for marker in markers.chain([THINK_CLOSE, ANALYSIS]).chain(HARMONY_ENDS) {
+            assert!(may_hold_tag(marker), "{}", String::from_utf8_lossy(marker));
+        }
+        assert!(shown("think: no tags here, action", &[]).is_empty());
+        assert_eq!(first_think_marker(b"think /think", &[]), None);
     }
 
     #[test]

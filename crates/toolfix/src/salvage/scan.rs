@@ -462,6 +462,24 @@ mod tests {
             .collect()
     }
 
+    /// The scan skips every dialect but ReAct, and reasoning, in text without `<` or `[`
+    /// (`text::may_hold_tag`): each of their markers holds one of those bytes, save
+    /// Harmony's recipient, which its dialect reads only before a `<|message|>`. A ReAct
+    /// step in such prose is still found, and so is every dialect once a `<` comes.
+    #[test]
+    fn tag_free_text_skips_only_what_cannot_match() {
+        for opener in super::dialect::TOKEN_OPENERS {
+            let tag = super::super::text::may_hold_tag(opener.as_bytes());
+            assert!(tag || opener == "to=functions.", "{opener}");
+        }
+        let step = "The action: Action: get_weather\nAction Input: {\"city\": \"Paris\"}";
+        assert_eq!(names(step), ["get_weather"]);
+        assert!(names("to=functions.get_weather {\"city\": \"Paris\"}").is_empty());
+        let harmony = "<|start|>assistant<|channel|>commentary to=functions.get_weather \
+                       <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>";
+        assert_eq!(names(harmony), ["get_weather"]);
+    }
+
     /// A token dialect's opener quoted in a call's argument (here without its closer, so
     /// its span would run to the end) does not keep the fences after it from masking.
     #[test]

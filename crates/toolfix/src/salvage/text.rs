@@ -12,6 +12,16 @@
 use crate::py::pystr::decode_code_point;
 use crate::py::unicode;
 
+/// Whether `text` holds a `<` or a `[`. Every marker but ReAct's `Action` (each token,
+/// tag and bracket dialect's opener, every reasoning marker) holds one, and case folding
+/// never makes either byte, so text without them (most prose, which reaches the scan
+/// through a word like `action`) is settled by one memchr pass instead of a search per
+/// marker.
+#[inline]
+pub fn may_hold_tag(text: &[u8]) -> bool {
+    memchr::memchr2(b'<', b'[', text).is_some()
+}
+
 /// The code point at `i` and its length in bytes, or `None` at the end.
 #[inline]
 pub fn cp_at(text: &[u8], i: usize) -> Option<(u32, usize)> {

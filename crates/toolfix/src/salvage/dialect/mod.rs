@@ -40,6 +40,7 @@ use std::str::FromStr;
 use super::SalvageError;
 use super::payload::Payloads;
 use super::span::Candidate;
+use super::text::may_hold_tag;
 use crate::profile::Profile;
 
 /// How a call was written.
@@ -181,10 +182,13 @@ impl FromStr for Dialect {
 /// Every embedded dialect's candidates over the masked text, unordered.
 pub(super) fn scan_embedded(payloads: &Payloads<'_>) -> Result<Vec<Candidate>, SalvageError> {
     let mut candidates = Vec::new();
-    tool_call::scan(payloads, &mut candidates)?;
-    bracket::scan(payloads, &mut candidates)?;
-    python_tag::scan(payloads, &mut candidates)?;
-    function::scan(payloads, &mut candidates)?;
+    // The four tag and bracket dialects find nothing in text without `<` or `[`.
+    if may_hold_tag(payloads.text()) {
+        tool_call::scan(payloads, &mut candidates)?;
+        bracket::scan(payloads, &mut candidates)?;
+        python_tag::scan(payloads, &mut candidates)?;
+        function::scan(payloads, &mut candidates)?;
+    }
     react::scan(payloads, &mut candidates)?;
     Ok(candidates)
 }
@@ -218,6 +222,10 @@ pub(super) const TOKEN_OPENERS: [&str; 20] = [
 /// Every token dialect's candidates over the text as written, unordered.
 pub(super) fn scan_tokens(payloads: &Payloads<'_>) -> Vec<Candidate> {
     let mut candidates = Vec::new();
+    // Every token dialect's opener holds `<` or `[`: without them there is nothing to find.
+    if !may_hold_tag(payloads.text()) {
+        return candidates;
+    }
     mistral::scan(payloads, &mut candidates);
     qwen_xml::scan(payloads, &mut candidates);
     deepseek::scan(payloads, &mut candidates);
