@@ -29,7 +29,7 @@ use super::super::span::{Candidate, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::{after_space, at};
-use super::xml_value::{End, Finder, ValueSyntax, Values};
+use super::xml_value::{End, Finder, Rejected, ValueSyntax, Values, settle};
 use crate::py::PyStr;
 
 const OPEN: &[u8] = b"<tool_call>";
@@ -65,16 +65,8 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         let Some(name) = name_of(text, open + OPEN.len()) else {
             continue;
         };
-        let (end, found) = match block(payloads, &mut values, name) {
-            Ok((end, found)) => (end, found),
-            Err(Rejected::At(from)) => (
-                closes
-                    .at_or_after(from)
-                    .map_or(text.len(), |c| c + CLOSE.len()),
-                None,
-            ),
-            Err(Rejected::Ending(end)) => (end, None),
-        };
+        let read = block(payloads, &mut values, name);
+        let (end, found) = settle(read, &mut closes, CLOSE.len(), text.len());
         resume = end;
         out.push(Candidate {
             span: open..end,
@@ -99,15 +91,6 @@ fn name_of(text: &[u8], body: usize) -> Option<std::ops::Range<usize>> {
         && (after_space(text, start + len, KEY).is_some()
             || after_space(text, start + len, CLOSE).is_some()))
     .then_some(start..start + len)
-}
-
-/// Why a block makes no call.
-enum Rejected {
-    /// Something other than a key or `</tool_call>` at the offset.
-    At(usize),
-    /// A malformed block whose span ends at the offset (after its `</tool_call>`, or at
-    /// the end of a reply cut off inside a value).
-    Ending(usize),
 }
 
 /// The end of the block named at `name` and its call (when the name was offered).

@@ -31,7 +31,7 @@ use super::super::span::{Candidate, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::{after_space, at};
-use super::xml_value::{End, Finder, ValueSyntax, Values, name_then_gt};
+use super::xml_value::{End, Finder, Rejected, ValueSyntax, Values, name_then_gt, settle};
 use crate::py::PyStr;
 
 const OPEN: &[u8] = b"<function=";
@@ -67,16 +67,8 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         else {
             continue;
         };
-        let (end, found) = match block(payloads, &mut values, open + OPEN.len(), gt) {
-            Block::Call(end, found) => (end, found),
-            Block::Malformed(from) => (
-                closes
-                    .at_or_after(from)
-                    .map_or(text.len(), |c| c + CLOSE.len()),
-                None,
-            ),
-            Block::Ended(end) => (end, None),
-        };
+        let read = block(payloads, &mut values, open + OPEN.len(), gt);
+        let (end, found) = settle(read, &mut closes, CLOSE.len(), text.len());
         let span = wrapped(text, open..end);
         resume = span.end;
         out.push(Candidate {
@@ -93,36 +85,29 @@ fn is_xml_call(text: &[u8], gt: usize) -> bool {
     after_space(text, gt + 1, PARAM).is_some() || after_space(text, gt + 1, CLOSE).is_some()
 }
 
-/// What one `<function=` block holds.
-enum Block {
-    /// A well-formed block ending at the offset (after `</function>`): its call, when the
-    /// name was offered.
-    Call(usize, Option<Found>),
-    /// Something other than a parameter or `</function>` at the offset.
-    Malformed(usize),
-    /// A malformed block whose span ends at the offset (after its `</function>`, or at
-    /// the end of a reply cut off inside a value).
-    Ended(usize),
-}
-
 /// Reads the block whose name runs from `name` to its `>` at `gt`.
-fn block(payloads: &Payloads<'_>, values: &mut Values<'_>, name: usize, gt: usize) -> Block {
+fn block(
+    payloads: &Payloads<'_>,
+    values: &mut Values<'_>,
+    name: usize,
+    gt: usize,
+) -> Result<(usize, Option<Found>), Rejected> {
     let text = payloads.text();
     let mut pairs = Vec::new();
     let mut i = skip_space(text, gt + 1);
     loop {
         if let Some(end) = at(text, i, CLOSE) {
             let name = PyStr::from_generalized_utf8(&text[name..gt]);
-            return Block::Call(end, payloads.typed_call(name, pairs));
+            return Ok((end, payloads.typed_call(name, pairs)));
         }
         let Some(key_gt) = at(text, i, PARAM).and_then(|k| name_then_gt(text, k)) else {
-            return Block::Malformed(i);
+            return Err(Rejected::At(i));
         };
         let key = &text[i + PARAM.len()..key_gt];
         let close = match values.end(key_gt + 1) {
             End::Value(close) => close,
-            End::Outer(close) => return Block::Ended(close + CLOSE.len()),
-            End::Never => return Block::Ended(text.len()),
+            End::Outer(close) => return Err(Rejected::Ending(close + CLOSE.len())),
+            End::Never => return Err(Rejected::Ending(text.len())),
         };
         pairs.push((
             PyStr::from_generalized_utf8(key),

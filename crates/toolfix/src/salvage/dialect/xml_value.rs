@@ -25,6 +25,7 @@
 
 use memchr::memmem::{self, FindIter};
 
+use super::super::span::Found;
 use super::super::text::skip_space;
 
 /// The occurrences of one token, found in one forward pass.
@@ -184,6 +185,36 @@ pub fn tag_at(text: &[u8], i: usize, prefix: &[u8]) -> bool {
         && text
             .get(i + prefix.len())
             .is_some_and(|&b| b == b'>' || b.is_ascii_whitespace())
+}
+
+/// Why a block of an XML-valued dialect (Qwen3 XML, GLM) makes no call.
+pub enum Rejected {
+    /// Something other than a parameter or the call's closer at the offset.
+    At(usize),
+    /// A malformed block whose span ends at the offset (after its closer, or at the end
+    /// of a reply cut off inside a value).
+    Ending(usize),
+}
+
+/// Where a block's span ends, and its call, from what reading it gave (`read`): a
+/// well-formed block ends after its closer; one rejected at an offset reserves up to the
+/// next closer after it (`closes`, `closer_len` long), or to the end of the text.
+pub fn settle(
+    read: Result<(usize, Option<Found>), Rejected>,
+    closes: &mut Finder<'_>,
+    closer_len: usize,
+    text_len: usize,
+) -> (usize, Option<Found>) {
+    match read {
+        Ok(block) => block,
+        Err(Rejected::At(from)) => (
+            closes
+                .at_or_after(from)
+                .map_or(text_len, |c| c + closer_len),
+            None,
+        ),
+        Err(Rejected::Ending(end)) => (end, None),
+    }
 }
 
 #[cfg(test)]
