@@ -254,7 +254,7 @@ impl<'t> Stream<'t> {
     ) -> State {
         if !partial.is_empty() {
             let mut head = partial.clone();
-            head.extend_from_slice(&chunk[..chunk.len().min(WINDOW)]);
+            head.extend_from_slice(&chunk[..window_end(chunk)]);
             let whole_chunk = head.len() == partial.len() + chunk.len();
             match frontier::scan(&head, 0) {
                 Scan::Marker(at) if at < partial.len() => {
@@ -320,10 +320,32 @@ fn last_code_point(text: &[u8], before: &mut Held) {
     }
 }
 
+/// Where the window of `chunk` looked at with the held bytes ends: `WINDOW` bytes in, or
+/// before, on a code point boundary, since the frontier decodes the code points it is
+/// given up to their end.
+fn window_end(chunk: &[u8]) -> usize {
+    let mut end = chunk.len().min(WINDOW);
+    while end < chunk.len() && chunk[end] & 0xC0 == 0x80 {
+        end -= 1;
+    }
+    end
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::salvage::salvage;
+
+    /// Found by the `stream` fuzz target: a held word (`act`) and a chunk whose `WINDOW`th
+    /// byte is inside a code point right after a letter that may begin a word marker
+    /// (here `a`, then `é`) made the frontier decode past the end of the window.
+    #[test]
+    fn the_window_after_held_bytes_ends_on_a_code_point() {
+        let reply = format!("the act {}a\u{e9} and more", "x".repeat(29));
+        for profile in Profile::ALL {
+            compare(&reply, &["the act".len()], profile);
+        }
+    }
 
     /// What a stream gave: its text and calls, and what batch salvage gives: the calls
     /// and the reply without their spans.
