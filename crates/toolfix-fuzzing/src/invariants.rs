@@ -78,6 +78,9 @@ pub fn allowlisted(tools: &Allowlist, profile: Profile, calls: &[Call]) -> Resul
 
 /// No call starts inside a fenced range of the content: a fenced call is an example.
 pub fn outside_fences(content: Content<'_>, calls: &[Call]) -> Result<(), Violation> {
+    if calls.is_empty() {
+        return Ok(());
+    }
     let fenced = fenced_ranges(content);
     for call in calls {
         if let Some(fence) = fenced.iter().find(|f| f.contains(&call.span().start)) {
@@ -98,9 +101,15 @@ pub fn outside_fences(content: Content<'_>, calls: &[Call]) -> Result<(), Violat
 /// this accepts any token dialect's opener before the fence, unless the opener is
 /// quoted inside a recovered call of the six dialects (then it is that call's data and
 /// hides no fence).
+///
+/// The fences are found once and the openers only when a call starts in a fence: the
+/// `salvage` target runs this on every input.
 pub fn outside_fences_strict(content: Content<'_>, calls: &[Call]) -> Result<(), Violation> {
-    let text = content.as_bytes();
-    let openers = token_openers(text);
+    if calls.is_empty() {
+        return Ok(());
+    }
+    let fenced = fenced_ranges(content);
+    let mut openers = None;
     let quoted = |at: usize| {
         calls
             .iter()
@@ -108,12 +117,10 @@ pub fn outside_fences_strict(content: Content<'_>, calls: &[Call]) -> Result<(),
     };
     for call in calls {
         let start = call.span().start;
-        let Some(fence) = fenced_ranges(content)
-            .into_iter()
-            .find(|f| f.contains(&start))
-        else {
+        let Some(fence) = fenced.iter().find(|f| f.contains(&start)) else {
             continue;
         };
+        let openers = openers.get_or_insert_with(|| token_openers(content.as_bytes()));
         if !openers.iter().any(|&at| at <= fence.start && !quoted(at)) {
             return Err(format!(
                 "{} starts inside the fenced range {fence:?}, which no token call holds",
