@@ -5,6 +5,8 @@ mod fence;
 mod protocol;
 mod pyjson;
 mod salvage;
+mod salvage_input;
+mod salvage_oracles;
 mod stream;
 
 pub use execute::execute;
@@ -12,19 +14,34 @@ pub use fence::fence;
 pub use protocol::protocol;
 pub use pyjson::pyjson;
 pub use salvage::salvage;
+pub use salvage_oracles::salvage_oracles;
 pub use stream::stream;
 
 use super::budget::Budget;
 
 /// Every target, by the name of its `fuzz/fuzz_targets/` file.
-pub const TARGETS: [&str; 6] = [
-    "salvage", "fence", "pyjson", "execute", "protocol", "stream",
+pub const TARGETS: [&str; 7] = [
+    "salvage",
+    "salvage_oracles",
+    "fence",
+    "pyjson",
+    "execute",
+    "protocol",
+    "stream",
 ];
+
+/// The directory of `fuzz/regressions/` whose inputs `target` replays: its own name,
+/// except that `salvage_oracles` replays `salvage`'s, since both read the same inputs
+/// and a finding of either must stay fixed under both.
+pub fn regressions_of(target: &str) -> &str {
+    target.strip_suffix("_oracles").unwrap_or(target)
+}
 
 /// Runs the target called `name` on `data` (for replaying committed inputs).
 pub fn run(name: &str, data: &[u8], budget: Budget) {
     match name {
-        "salvage" => salvage(data, budget),
+        "salvage" => salvage(data),
+        "salvage_oracles" => salvage_oracles(data, budget),
         "fence" => fence(data),
         "pyjson" => pyjson(data),
         "execute" => execute(data),

@@ -1,31 +1,22 @@
-//! The `salvage` target: model text, as bytes and as a reply from the grammar, through
-//! every adapter under both profiles.
+//! The `salvage_oracles` target: the costly checks of salvage, on the same inputs as
+//! `salvage` (its seeds and regression inputs). Each input is salvaged three ways (as
+//! lossy UTF-8, as a Python `str`, as a grammar reply) through every adapter under both
+//! profiles, about thirty salvages, so it runs at a few hundred executions a second;
+//! `salvage` checks the cheap invariants on one salvage per input, a hundred times faster.
+//! What only this target checks: `ollama` and `local` agree, `strict` ⊆ `praisonai` with
+//! the documented exceptions, and the time budget linear in the input.
 
-use arbitrary::Unstructured;
-
+use super::salvage_input::{grammar_reply, offered};
 use crate::budget::Budget;
 use crate::choice::Mode;
 use crate::invariants::{check_all, recovers_intended, strict_within_praisonai};
-use crate::reply::Reply;
 use crate::text::py_str_from_bytes;
 use toolfix::salvage::{Allowlist, Call, Content, Request, salvage as run_salvage};
 use toolfix::{Adapter, Profile};
 
-/// The tools offered to byte inputs: the names the spec cases and the corpus call most.
-const TOOLS: [&str; 8] = [
-    "get_weather",
-    "get_time",
-    "web_search",
-    "search",
-    "calc",
-    "calculator",
-    "read_file",
-    "a",
-];
-
 /// One input, three ways: the bytes as lossy UTF-8, the bytes as a Python `str` (lone
 /// surrogates kept), and the bytes as the choices of a reply from the grammar.
-pub fn salvage(data: &[u8], budget: Budget) {
+pub fn salvage_oracles(data: &[u8], budget: Budget) {
     let text = String::from_utf8_lossy(data);
     let tools = offered(&text, data.len() % 2 == 1);
     check_content(Content::from(&*text), &tools, budget);
@@ -34,50 +25,32 @@ pub fn salvage(data: &[u8], budget: Budget) {
     structured(data, budget);
 }
 
-/// The tools offered to byte inputs: `TOOLS`, and when `every_word`, every word of the
-/// text that could be a name, so a seed reaches the accepting paths whatever tools its
-/// calls name (inputs of odd length get this; the others keep `TOOLS` as the only names,
-/// which keeps the rejecting paths as busy).
-fn offered(text: &str, every_word: bool) -> Allowlist {
-    let words = text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-        .filter(|w| !w.is_empty())
-        .take(if every_word { 256 } else { 0 });
-    Allowlist::new(TOOLS.into_iter().chain(words))
-}
-
-/// A reply from the grammar (clean or hostile, by the first choice): the invariants, and
-/// for a clean reply, the round trip (under `strict` always, under `praisonai` when the
-/// grammar knows its calls: replies without the formats only `strict` reads).
+/// A reply from the grammar: the invariants, and for a clean reply the round trip under
+/// both profiles (under `praisonai` when the grammar knows its calls: replies without
+/// the formats only `strict` reads).
 fn structured(data: &[u8], budget: Budget) {
-    let mut u = Unstructured::new(data);
-    let mode = match u.arbitrary::<bool>() {
-        Ok(true) => Mode::Clean,
-        _ => Mode::Hostile,
-    };
-    let Ok(reply) = Reply::generate(&mut u, mode) else {
+    let Some((mode, rendered, tools)) = grammar_reply(data) else {
         return;
     };
-    let rendered = reply.render();
-    let tools = reply.offered.allowlist();
     let outcomes = check_content(Content::from(rendered.text.as_str()), &tools, budget);
-    if mode == Mode::Clean {
-        let [praisonai, strict] = &outcomes;
-        let expected = [rendered.praisonai.as_ref(), Some(&rendered.intended)];
-        for ((calls, intended), profile) in [praisonai, strict]
-            .into_iter()
-            .zip(expected)
-            .zip(crate::PROFILES)
-        {
-            let (Some(calls), Some(intended)) = (calls, intended) else {
-                continue;
-            };
-            if let Err(violation) = recovers_intended(intended, calls) {
-                panic!(
-                    "{violation}\nunder {profile} in the clean reply {:?}",
-                    rendered.text
-                );
-            }
+    if mode != Mode::Clean {
+        return;
+    }
+    let [praisonai, strict] = &outcomes;
+    let expected = [rendered.praisonai.as_ref(), Some(&rendered.intended)];
+    for ((calls, intended), profile) in [praisonai, strict]
+        .into_iter()
+        .zip(expected)
+        .zip(crate::PROFILES)
+    {
+        let (Some(calls), Some(intended)) = (calls, intended) else {
+            continue;
+        };
+        if let Err(violation) = recovers_intended(intended, calls) {
+            panic!(
+                "{violation}\nunder {profile} in the clean reply {:?}",
+                rendered.text
+            );
         }
     }
 }
