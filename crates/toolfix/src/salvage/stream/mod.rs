@@ -339,6 +339,22 @@ mod tests {
     /// Found by the `stream` fuzz target: a held word (`act`) and a chunk whose `WINDOW`th
     /// byte is inside a code point right after a letter that may begin a word marker
     /// (here `a`, then `é`) made the frontier decode past the end of the window.
+    /// Found by the `stream` fuzz target: a reply that begins with non-ASCII whitespace
+    /// (U+00A0, `str.isspace`), then reasoning and a whole-content payload, lost its call
+    /// under `strict` when cut inside the reasoning: the whitespace was shown and forgotten
+    /// with the fact that the reply began there, and an unclosed reasoning block counted
+    /// as leading only after ASCII whitespace.
+    #[test]
+    fn non_ascii_space_before_leading_reasoning_keeps_the_whole_content_call() {
+        for payload in [
+            r#"[{"name": "a", "arguments": false}]"#,
+            r#"{"name": "a", "arguments": {}}"#,
+        ] {
+            every_cut(&format!("\u{a0}<think></think>{payload}"), false);
+            every_cut(&format!("\u{3000}\u{a0}<think>hm</think> {payload}"), false);
+        }
+    }
+
     #[test]
     fn the_window_after_held_bytes_ends_on_a_code_point() {
         let reply = format!("the act {}a\u{e9} and more", "x".repeat(29));
