@@ -36,7 +36,22 @@ const READ_BACK: DecodeLimits = DecodeLimits {
 /// (one byte more or less changes it), so each execution decodes a few times rather than
 /// a dozen, and a mutation that keeps the length keeps what the input exercises.
 pub fn pyjson(data: &[u8]) {
-    let Some(&limits) = LIMITS.get(data.len() % (LIMITS.len() + 1)) else {
+    pyjson_as(data, data.len() % PICKS);
+}
+
+/// How many ways `pyjson` reads an input: one per limit, and the grammar value.
+const PICKS: usize = LIMITS.len() + 1;
+
+/// `pyjson` every way, for replaying a committed input: whatever its length, it keeps
+/// being checked the way it was when it was found.
+pub fn pyjson_every_pick(data: &[u8]) {
+    for pick in 0..PICKS {
+        pyjson_as(data, pick);
+    }
+}
+
+fn pyjson_as(data: &[u8], pick: usize) {
+    let Some(&limits) = LIMITS.get(pick) else {
         written_value(data);
         return;
     };

@@ -36,17 +36,25 @@ struct Pick {
 }
 
 impl Pick {
+    /// How many picks there are.
+    const COUNT: usize = 24;
+
     /// The pick for an input of `len` bytes. It comes from the length, hashed so that one
     /// byte more or less can change every choice, and not from the bytes, so a seed (a
     /// model output) is read whole; a mutation that keeps the length keeps the pick,
     /// which keeps libFuzzer's notion of what an input covers stable.
     fn of(len: usize) -> Pick {
         let h = (len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        Pick::nth(h as usize % Pick::COUNT)
+    }
+
+    /// The `k`th pick, for `k` below `COUNT`.
+    fn nth(k: usize) -> Pick {
         Pick {
-            view: [View::Lossy, View::PyStr, View::Grammar][(h % 3) as usize],
-            profile: crate::PROFILES[(h / 3 % 2) as usize],
-            adapter: [Adapter::Ollama, Adapter::Local][(h / 6 % 2) as usize],
-            every_word: h / 12 % 2 == 1,
+            view: [View::Lossy, View::PyStr, View::Grammar][k % 3],
+            profile: crate::PROFILES[k / 3 % 2],
+            adapter: [Adapter::Ollama, Adapter::Local][k / 6 % 2],
+            every_word: k / 12 % 2 == 1,
         }
     }
 }
@@ -54,7 +62,18 @@ impl Pick {
 /// One salvage of the input, as `Pick::of` its length says, with every invariant of
 /// `invariants::check_all`, and for a clean grammar reply the round trip.
 pub fn salvage(data: &[u8]) {
-    let pick = Pick::of(data.len());
+    salvage_as(data, Pick::of(data.len()));
+}
+
+/// `salvage` under every pick, for replaying a committed input: whatever its length, it
+/// keeps being checked the way it was when it was found.
+pub fn salvage_every_pick(data: &[u8]) {
+    for k in 0..Pick::COUNT {
+        salvage_as(data, Pick::nth(k));
+    }
+}
+
+fn salvage_as(data: &[u8], pick: Pick) {
     let text = String::from_utf8_lossy(data);
     match pick.view {
         View::Lossy => {
