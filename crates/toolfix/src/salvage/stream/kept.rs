@@ -195,13 +195,17 @@ impl Kept {
         request: &Request<'_>,
         on: &mut impl FnMut(Event<'_>),
     ) {
-        let Some(found) = &candidate.found else {
-            return;
-        };
         if candidate.span.start < self.shown {
             return;
         }
         let span = candidate.span.clone();
+        let Some(found) = &candidate.found else {
+            // A rejected candidate is no call, but it reserves its span as in batch
+            // salvage (`span::select`): nothing quoted inside it may be given.
+            show(false, &self.text[self.shown..span.end], on);
+            self.shown = span.end;
+            return;
+        };
         show(false, &self.text[self.shown..span.start], on);
         let call = Call::build(
             Value::Str(found.name.clone()),

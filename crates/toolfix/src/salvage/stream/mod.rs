@@ -355,6 +355,15 @@ mod tests {
         }
     }
 
+    /// Found by the `stream` fuzz target: once reasoning had decided how the reply began,
+    /// a settled rejected call (to a tool not offered) was skipped without reserving its
+    /// span, so a call quoted in its arguments ran under `strict`; batch salvage drops it.
+    #[test]
+    fn a_rejected_call_reserves_its_span_in_the_stream_too() {
+        let quoting = r#"<tool_call>{"name": "s", "arguments": {"q": "<function=get_weather>{}</function>"}}</tool_call>"#;
+        every_cut(&format!("<think>x</think>\n{quoting} done"), false);
+    }
+
     #[test]
     fn the_window_after_held_bytes_ends_on_a_code_point() {
         let reply = format!("the act {}a\u{e9} and more", "x".repeat(29));
