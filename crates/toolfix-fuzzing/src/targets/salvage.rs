@@ -1,7 +1,8 @@
 //! The `salvage` target: one salvage per input, checked with the invariants that cost
-//! little beside it, so libFuzzer explores tens of thousands of inputs a second. The
-//! costly checks (two profiles compared, every adapter, the time budget) are in
-//! `salvage_oracles`, which reads the same inputs.
+//! little beside it, so libFuzzer explores several times as many inputs a second as
+//! `salvage_oracles` (docs/fuzzing.md, "Throughput"). The costly checks (two profiles
+//! compared, every adapter, the time budget) are in `salvage_oracles`, which reads the
+//! same inputs.
 
 use super::salvage_input::{grammar_reply, offered};
 use crate::choice::Mode;

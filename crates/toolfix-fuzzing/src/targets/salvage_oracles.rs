@@ -2,7 +2,7 @@
 //! `salvage` (its seeds and regression inputs). Each input is salvaged three ways (as
 //! lossy UTF-8, as a Python `str`, as a grammar reply) through every adapter under both
 //! profiles, about thirty salvages, so it runs at a few hundred executions a second;
-//! `salvage` checks the cheap invariants on one salvage per input, a hundred times faster.
+//! `salvage` checks the cheap invariants on one salvage per input, about six times faster.
 //! What only this target checks: `ollama` and `local` agree, `strict` ⊆ `praisonai` with
 //! the documented exceptions, and the time budget linear in the input.
 
