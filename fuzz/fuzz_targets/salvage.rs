@@ -1,12 +1,7 @@
-//! Salvage of the bytes (as lossy UTF-8 and as a Python `str`) and of a reply from the
-//! dialect grammar, through every adapter under both profiles: every invariant, the
-//! round trip for clean replies, and a time budget linear in the input.
+//! One salvage per input (the bytes as lossy UTF-8, as a Python `str`, or as a reply from
+//! the dialect grammar; one profile and adapter, picked by the input's length) with the
+//! cheap invariants and, for clean replies, the round trip.
 //! The body is `toolfix_fuzzing::targets::salvage`.
 #![no_main]
 
-use toolfix_fuzzing::budget::Budget;
-
-libfuzzer_sys::fuzz_target!(|data: &[u8]| toolfix_fuzzing::targets::salvage(
-    data,
-    Budget::OPTIMIZED
-));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| toolfix_fuzzing::targets::salvage(data));

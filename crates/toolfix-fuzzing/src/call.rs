@@ -161,8 +161,10 @@ pub const QUOTABLE_TOKENS: [(&str, Dialect); 14] = [
 ];
 
 /// What replaces a quoted token whose dialect the reply also writes a block in (see
-/// `CallSpec::defuse_token`): it pairs with no closer.
-const DEFUSED_TOKEN: &str = "functools[";
+/// `CallSpec::defuse_token`): Phi-4's opener, or when the reply writes a Phi-4 block too
+/// (then it would take that block's `]`), the first of `QUOTABLE_TOKENS` whose dialect
+/// the reply does not write, which has no closer to take.
+const DEFUSED_TOKEN: (&str, Dialect) = ("functools[", Dialect::Phi4);
 
 /// What a ReAct step can be glued to.
 const GLUE: [&str; 6] = ["re", "trans", "é", "日", "_", "9"];
@@ -253,16 +255,21 @@ impl CallSpec {
         if !written.contains(&dialect) {
             return;
         }
+        let defused = std::iter::once(&DEFUSED_TOKEN)
+            .chain(&QUOTABLE_TOKENS)
+            .find(|(_, d)| !written.contains(d));
         if let Json::Object(members) = &mut self.args {
             for (key, value) in members.iter_mut() {
                 if key.as_str() == Some("token")
                     && matches!(value, Json::Str(s) if s.as_str() == Some(text))
                 {
-                    *value = Json::Str(PyStr::from(DEFUSED_TOKEN));
+                    // With every dialect written, no token is safe: plain text instead.
+                    let replacement = defused.map_or("functools", |(t, _)| t);
+                    *value = Json::Str(PyStr::from(replacement));
                 }
             }
         }
-        self.token = Some((DEFUSED_TOKEN, Dialect::Phi4));
+        self.token = defused.copied();
     }
 
     /// Appends the call to `out`.

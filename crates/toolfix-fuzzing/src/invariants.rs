@@ -78,6 +78,9 @@ pub fn allowlisted(tools: &Allowlist, profile: Profile, calls: &[Call]) -> Resul
 
 /// No call starts inside a fenced range of the content: a fenced call is an example.
 pub fn outside_fences(content: Content<'_>, calls: &[Call]) -> Result<(), Violation> {
+    if calls.is_empty() {
+        return Ok(());
+    }
     let fenced = fenced_ranges(content);
     for call in calls {
         if let Some(fence) = fenced.iter().find(|f| f.contains(&call.span().start)) {
@@ -98,9 +101,15 @@ pub fn outside_fences(content: Content<'_>, calls: &[Call]) -> Result<(), Violat
 /// this accepts any token dialect's opener before the fence, unless the opener is
 /// quoted inside a recovered call of the six dialects (then it is that call's data and
 /// hides no fence).
+///
+/// The fences are found once and the openers only when a call starts in a fence: the
+/// `salvage` target runs this on every input.
 pub fn outside_fences_strict(content: Content<'_>, calls: &[Call]) -> Result<(), Violation> {
-    let text = content.as_bytes();
-    let openers = token_openers(text);
+    if calls.is_empty() {
+        return Ok(());
+    }
+    let fenced = fenced_ranges(content);
+    let mut openers = None;
     let quoted = |at: usize| {
         calls
             .iter()
@@ -108,12 +117,10 @@ pub fn outside_fences_strict(content: Content<'_>, calls: &[Call]) -> Result<(),
     };
     for call in calls {
         let start = call.span().start;
-        let Some(fence) = fenced_ranges(content)
-            .into_iter()
-            .find(|f| f.contains(&start))
-        else {
+        let Some(fence) = fenced.iter().find(|f| f.contains(&start)) else {
             continue;
         };
+        let openers = openers.get_or_insert_with(|| token_openers(content.as_bytes()));
         if !openers.iter().any(|&at| at <= fence.start && !quoted(at)) {
             return Err(format!(
                 "{} starts inside the fenced range {fence:?}, which no token call holds",
@@ -271,7 +278,9 @@ fn describe(call: &Call) -> String {
 ///   whitespace), or that follows the reasoning the reply begins with: `praisonai` cannot
 ///   decode it, and scans the text instead;
 /// * reasoning: `strict` masks it, so a candidate written in it that shadows a later call
-///   under `praisonai` does not under `strict` (any reasoning token before the call);
+///   under `praisonai` does not under `strict` (any reasoning token before the call), and
+///   a candidate whose closer is in it no longer encloses the calls before that closer
+///   (a reasoning token after the call with a closer of the six after it);
 /// * the probe: `strict`'s also passes on the markers of the dialects only it reads, so
 ///   a call of the six written with letters `re.IGNORECASE` folds (`[tool_requeſt]`),
 ///   which no probe folds, is found when such a marker is in the reply and none of the
@@ -307,7 +316,9 @@ pub fn strict_within_praisonai(
                 && longest_digit_run(&text[span.clone()]) > INT_MAX_STR_DIGITS)
             || (call.dialect() == Dialect::PythonTag && continues(&text[span.clone()]))
             || (call.dialect() == Dialect::WholeJson && !praisonai_reads_whole(text))
-            || reasoning.iter().any(|&at| at < span.start)
+            || reasoning
+                .iter()
+                .any(|&at| at < span.start || (at >= span.end && closer_after(text, at)))
             || openers.iter().any(|&at| at < span.start && !inside_six(at))
     };
     let also_in_praisonai = |call: &Call| {
@@ -326,6 +337,18 @@ pub fn strict_within_praisonai(
         )),
         None => Ok(()),
     }
+}
+
+/// Whether a closing tag of the six dialects (any ASCII case) comes at or after `from`:
+/// when `from` is a reasoning token, `strict` masks that closer, so a candidate it closes
+/// under `praisonai` (and which encloses earlier calls there) has no end under `strict`.
+fn closer_after(text: &[u8], from: usize) -> bool {
+    const CLOSERS: [&[u8]; 4] = [b"</tool_call>", b"</function>", b"[/tool_", b"[end_tool_"];
+    CLOSERS.iter().any(|closer| {
+        text[from..]
+            .windows(closer.len())
+            .any(|w| w.eq_ignore_ascii_case(closer))
+    })
 }
 
 /// Whether a `python_tag` call's text is a `;`-continuation: whitespace, then `;`.

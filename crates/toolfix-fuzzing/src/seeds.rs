@@ -1,11 +1,14 @@
 //! Seed corpora for the fuzz targets, written from the repository's model outputs:
 //! every corpus item (`corpus/**/*.toml`) and every spec case (`spec-cases/**/*.toml`).
 //!
-//! * `salvage`, `fence`: each content, as its bytes;
+//! * `salvage`, `salvage_oracles`, `fence`: each content, as its bytes;
+//! * `stream`: each content after a zero byte (the first byte picks the cutting, and zero
+//!   leaves the rest as the choices of the cuts);
 //! * `pyjson`: each content, and each balanced `{…}` in it (the payloads);
 //! * `protocol`: each spec case as the `run` request line a runner sends, each corpus
 //!   item as a `salvage` request, and `hello` and `stop`;
-//! * `execute` takes structured input with no text form, so it starts from nothing.
+//! * `execute` reads every choice (tool names, parameters, arguments) from constant
+//!   tables by index, so a text means nothing to it: it starts from nothing.
 //!
 //! Files are named after the item or case id, so rewriting the corpora is idempotent.
 
@@ -21,8 +24,10 @@ use toolfix_harness::suite::load_file;
 /// How many seeds were written per target.
 #[derive(Debug, Default)]
 pub struct Written {
+    /// For `salvage` and `salvage_oracles` each.
     pub salvage: usize,
     pub fence: usize,
+    pub stream: usize,
     pub pyjson: usize,
     pub protocol: usize,
 }
@@ -75,14 +80,18 @@ struct Seeds {
 }
 
 impl Seeds {
-    /// A model output: a seed for `salvage`, `fence` and `pyjson`, plus its payloads.
+    /// A model output: a seed for `salvage`, `salvage_oracles`, `fence`, `pyjson` and
+    /// `stream`, plus its payloads for `pyjson`.
     fn content(&mut self, name: &str, content: &[u8]) -> io::Result<()> {
         self.file("salvage", name, content)?;
+        self.file("salvage_oracles", name, content)?;
         self.file("fence", name, content)?;
         self.file("pyjson", name, content)?;
+        self.file("stream", name, &[&[0], content].concat())?;
         self.written.salvage += 1;
         self.written.fence += 1;
         self.written.pyjson += 1;
+        self.written.stream += 1;
         for (n, payload) in balanced_braces(content).into_iter().enumerate() {
             self.file("pyjson", &format!("{name}-payload{n}"), payload)?;
             self.written.pyjson += 1;

@@ -1,6 +1,7 @@
-//! Replays every committed fuzz input (`fuzz/regressions/<target>/<file>`) through the
-//! target's body in `toolfix_fuzzing::targets`, one test per file, so a finding stays
-//! fixed without cargo-fuzz or a nightly toolchain.
+//! Replays every committed fuzz input (`fuzz/regressions/<dir>/<file>`) through the body
+//! in `toolfix_fuzzing::targets` of every target that reads `<dir>` (`regressions_of`:
+//! `salvage/` goes through `salvage` and `salvage_oracles`), one test per file, so a
+//! finding stays fixed without cargo-fuzz or a nightly toolchain.
 
 use std::path::Path;
 
@@ -8,7 +9,7 @@ use toolfix_fuzzing::budget::Budget;
 use toolfix_fuzzing::targets;
 
 fn replay(path: &Path, data: Vec<u8>) -> datatest_stable::Result<()> {
-    let target = path
+    let dir = path
         .parent()
         .and_then(Path::file_name)
         .and_then(|n| n.to_str())
@@ -18,7 +19,16 @@ fn replay(path: &Path, data: Vec<u8>) -> datatest_stable::Result<()> {
     } else {
         Budget::OPTIMIZED
     };
-    targets::run(target, &data, budget);
+    let readers: Vec<&str> = targets::TARGETS
+        .into_iter()
+        .filter(|&t| targets::regressions_of(t) == dir)
+        .collect();
+    if readers.is_empty() {
+        return Err(format!("no fuzz target reads fuzz/regressions/{dir}/").into());
+    }
+    for target in readers {
+        targets::run(target, &data, budget);
+    }
     Ok(())
 }
 

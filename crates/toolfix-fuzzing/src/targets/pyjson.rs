@@ -31,15 +31,42 @@ const READ_BACK: DecodeLimits = DecodeLimits {
     int_max_str_digits: None,
 };
 
-/// The bytes as a Python `str` (lone surrogates kept) through the decoder under each
-/// limit, and the bytes as the choices of a JSON value from the grammar.
+/// The bytes as a Python `str` (lone surrogates kept) through the decoder under one of
+/// the limits, or as the choices of a JSON value from the grammar: which, by the length
+/// (one byte more or less changes it), so each execution decodes a few times rather than
+/// a dozen, and a mutation that keeps the length keeps what the input exercises.
 pub fn pyjson(data: &[u8]) {
-    let text = py_str_from_bytes(data);
-    for limits in LIMITS {
-        stable(text.as_bytes(), limits);
-        raw_decode_in_bounds(text.as_bytes(), data.first().copied(), limits);
+    pyjson_as(data, data.len() % PICKS);
+}
+
+/// How many ways `pyjson` reads an input: one per limit, and the grammar value.
+const PICKS: usize = LIMITS.len() + 1;
+
+/// `pyjson` every way, for replaying a committed input: whatever its length, it keeps
+/// being checked the way it was when it was found.
+pub fn pyjson_every_pick(data: &[u8]) {
+    for pick in 0..PICKS {
+        pyjson_as(data, pick);
     }
-    written_value(data);
+}
+
+fn pyjson_as(data: &[u8], pick: usize) {
+    let Some(&limits) = LIMITS.get(pick) else {
+        written_value(data);
+        return;
+    };
+    let text = py_str_from_bytes(data);
+    stable(text.as_bytes(), limits);
+    if let Some(pos) = code_point_start(text.as_bytes(), data.first().copied()) {
+        raw_decode_in_bounds(text.as_bytes(), pos, limits);
+    }
+}
+
+/// A code point boundary of `text` chosen by `seed` (none for an empty text).
+fn code_point_start(text: &[u8], seed: Option<u8>) -> Option<usize> {
+    let count = text.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+    let nth = usize::from(seed?) % count.max(1);
+    (0..text.len()).filter(|&i| text[i] & 0xC0 != 0x80).nth(nth)
 }
 
 /// When `loads` succeeds, `dumps` of the value decodes to the same value (lone surrogate
@@ -56,15 +83,9 @@ fn stable(text: &[u8], limits: DecodeLimits) {
     assert_eq!(dumps(&again).ok(), Some(encoded));
 }
 
-/// `raw_decode` at a code-point boundary chosen by `seed` ends within the text, after its
-/// start, and the span it read decodes to the same value on its own.
-fn raw_decode_in_bounds(text: &[u8], seed: Option<u8>, limits: DecodeLimits) {
-    let starts: Vec<usize> = (0..text.len())
-        .filter(|&i| text[i] & 0xC0 != 0x80)
-        .collect();
-    let Some(&pos) = seed.and_then(|s| starts.get(usize::from(s) % starts.len().max(1))) else {
-        return;
-    };
+/// `raw_decode` at the code-point boundary `pos` ends within the text, after its start,
+/// and the span it read decodes to the same value on its own.
+fn raw_decode_in_bounds(text: &[u8], pos: usize, limits: DecodeLimits) {
     let Ok((value, end)) = raw_decode(text, pos, limits) else {
         return;
     };

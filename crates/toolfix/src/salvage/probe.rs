@@ -66,9 +66,17 @@ pub fn has_marker(text: &[u8], profile: Profile) -> bool {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU supports AVX2, checked just above.
-        return unsafe { avx2::has_marker(text, every) };
+        return unsafe { avx2::has_marker(text, every) } || (every && functools_in_tail(text));
     }
     portable::has_marker(text, every)
+}
+
+/// Whether Phi-4's `functools[` ends in the last `SHORTEST - 1` bytes. It is found at its
+/// `[`, so it can; the vector search tests only where a marker can start, which is never
+/// there.
+fn functools_in_tail(text: &[u8]) -> bool {
+    let from = text.len().saturating_sub(SHORTEST - 1).max(9);
+    (from..text.len()).any(|i| text[i] == b'[' && text[i - 9..i].eq_ignore_ascii_case(b"functools"))
 }
 
 /// Whether a marker starts at `i` (of the six dialects of praisonaiagents, or of `every`
@@ -429,6 +437,25 @@ mod tests {
                         "{len} {at}"
                     );
                 }
+            }
+        }
+    }
+
+    /// Phi-4's `functools[` is found at its `[`, so it can end in the last bytes, where no
+    /// other marker starts and the vector search does not look. Found by the `salvage`
+    /// fuzz target: a clean reply whose folded `actİon` call was let through under
+    /// `strict` by a quoted `"functools["` four bytes from its end, which the probe missed.
+    #[test]
+    fn finds_functools_at_every_offset() {
+        let filler = b"ction cn <tool call [tool n c ".repeat(20);
+        for len in [0, 5, 36, 37, 38, 100, 132, 133, 134, 165, 261, 262, 300] {
+            for at in 0..=len {
+                let mut text = filler[..len].to_vec();
+                for (slot, &b) in text[at..].iter_mut().zip(b"functools[") {
+                    *slot = b;
+                }
+                let whole = text.windows(10).any(|w| w == b"functools[");
+                assert_eq!(has_marker(&text, Profile::Strict), whole, "{len} {at}");
             }
         }
     }

@@ -201,13 +201,17 @@ impl Kept {
         request: &Request<'_>,
         on: &mut impl FnMut(Event<'_>),
     ) {
-        let Some(found) = &candidate.found else {
-            return;
-        };
         if candidate.span.start < self.shown {
             return;
         }
         let span = candidate.span.clone();
+        let Some(found) = &candidate.found else {
+            // A rejected candidate is no call, but it reserves its span as in batch
+            // salvage (`span::select`): nothing quoted inside it may be given.
+            show(false, &self.text[self.shown..span.end], on);
+            self.shown = span.end;
+            return;
+        };
         show(false, &self.text[self.shown..span.start], on);
         let call = Call::build(
             Value::Str(found.name.clone()),
@@ -229,7 +233,11 @@ impl Kept {
         let Some(last) = self.text[..at].iter().rposition(|&b| b & 0xC0 != 0x80) else {
             return;
         };
-        if at <= 1 {
+        // Whitespace the reply begins with is kept: forgetting it would lose that the reply
+        // begins here, which a whole-content payload after leading reasoning needs
+        // (`\u{a0}<think>…</think>{…}`; one ASCII space is never dropped, `at <= 1`).
+        let leading_space = self.beginning.whole_content && first_non_space(&self.text[..at]) == at;
+        if at <= 1 || leading_space {
             return;
         }
         let before = stand_in(&self.text[last..at]);
@@ -377,7 +385,7 @@ fn leading_reasoning(text: &[u8], beginning: Beginning) -> Option<std::ops::Rang
         .into_iter()
         .next()?;
     let counted = reasoning::leading(text, beginning).is_some()
-        || (first.end == text.len() && text[..first.start].iter().all(u8::is_ascii_whitespace));
+        || (first.end == text.len() && first_non_space(&text[..first.start]) == first.start);
     counted.then_some(first)
 }
 

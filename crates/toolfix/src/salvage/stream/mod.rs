@@ -254,7 +254,7 @@ impl<'t> Stream<'t> {
     ) -> State {
         if !partial.is_empty() {
             let mut head = partial.clone();
-            head.extend_from_slice(&chunk[..chunk.len().min(WINDOW)]);
+            head.extend_from_slice(&chunk[..window_end(chunk)]);
             let whole_chunk = head.len() == partial.len() + chunk.len();
             match frontier::scan(&head, 0) {
                 Scan::Marker(at) if at < partial.len() => {
@@ -320,10 +320,57 @@ fn last_code_point(text: &[u8], before: &mut Held) {
     }
 }
 
+/// Where the window of `chunk` looked at with the held bytes ends: `WINDOW` bytes in, or
+/// before, on a code point boundary, since the frontier decodes the code points it is
+/// given up to their end.
+fn window_end(chunk: &[u8]) -> usize {
+    let mut end = chunk.len().min(WINDOW);
+    while end < chunk.len() && chunk[end] & 0xC0 == 0x80 {
+        end -= 1;
+    }
+    end
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::salvage::salvage;
+
+    /// Found by the `stream` fuzz target: a held word (`act`) and a chunk whose `WINDOW`th
+    /// byte is inside a code point right after a letter that may begin a word marker
+    /// (here `a`, then `é`) made the frontier decode past the end of the window.
+    /// Found by the `stream` fuzz target: a reply that begins with non-ASCII whitespace
+    /// (U+00A0, `str.isspace`), then reasoning and a whole-content payload, lost its call
+    /// under `strict` when cut inside the reasoning: the whitespace was shown and forgotten
+    /// with the fact that the reply began there, and an unclosed reasoning block counted
+    /// as leading only after ASCII whitespace.
+    #[test]
+    fn non_ascii_space_before_leading_reasoning_keeps_the_whole_content_call() {
+        for payload in [
+            r#"[{"name": "a", "arguments": false}]"#,
+            r#"{"name": "a", "arguments": {}}"#,
+        ] {
+            every_cut(&format!("\u{a0}<think></think>{payload}"), false);
+            every_cut(&format!("\u{3000}\u{a0}<think>hm</think> {payload}"), false);
+        }
+    }
+
+    /// Found by the `stream` fuzz target: once reasoning had decided how the reply began,
+    /// a settled rejected call (to a tool not offered) was skipped without reserving its
+    /// span, so a call quoted in its arguments ran under `strict`; batch salvage drops it.
+    #[test]
+    fn a_rejected_call_reserves_its_span_in_the_stream_too() {
+        let quoting = r#"<tool_call>{"name": "s", "arguments": {"q": "<function=get_weather>{}</function>"}}</tool_call>"#;
+        every_cut(&format!("<think>x</think>\n{quoting} done"), false);
+    }
+
+    #[test]
+    fn the_window_after_held_bytes_ends_on_a_code_point() {
+        let reply = format!("the act {}a\u{e9} and more", "x".repeat(29));
+        for profile in Profile::ALL {
+            compare(&reply, &["the act".len()], profile);
+        }
+    }
 
     /// What a stream gave: its text and calls, and what batch salvage gives: the calls
     /// and the reply without their spans.
