@@ -7,6 +7,8 @@
 //! property (default 1024: the whole file takes about ten seconds in a debug build).
 
 use arbitrary::Unstructured;
+mod support;
+
 use proptest::prelude::*;
 
 use toolfix::py::is_space;
@@ -66,19 +68,8 @@ fn holds(
 }
 
 /// 1024 cases per property, unless `PROPTEST_CASES` says otherwise.
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|cases| cases.parse().ok())
-        .unwrap_or(1024);
-    ProptestConfig {
-        cases,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(support::config(1024))]
 
     /// Ordering: recovered calls come out in the order of their spans.
     #[test]

@@ -4,6 +4,8 @@
 //! runs more).
 
 use arbitrary::Unstructured;
+mod support;
+
 use proptest::prelude::*;
 
 use toolfix::salvage::{Allowlist, Content};
@@ -19,17 +21,6 @@ fn replies(mode: Mode, max: usize) -> impl Strategy<Value = (Allowlist, Rendered
             .expect("the grammar reads any bytes");
         (reply.offered.allowlist(), reply.render())
     })
-}
-
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|cases| cases.parse().ok())
-        .unwrap_or(16);
-    ProptestConfig {
-        cases,
-        ..ProptestConfig::default()
-    }
 }
 
 /// Streams `text` cut at `cuts` through `adapter` under every profile.
@@ -52,7 +43,7 @@ fn agrees(text: &str, cuts: &[usize], tools: &Allowlist) -> Result<(), TestCaseE
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(support::config(16))]
 
     /// Two chunks, cut at every code point boundary.
     #[test]

@@ -163,7 +163,8 @@ fn pass(
     let mut first = first_start(&tokens);
     // A structure still open in the text with only fences masked may yet turn a
     // reasoning marker inside it into text, and so unmask what that marker masks.
-    let mut open_before_reasoning = earliest([raw_token_open, calls_near_end(content, &tokens)]);
+    let tokens_open_before = earliest([raw_token_open, calls_near_end(content, &tokens)]);
+    let mut early_open_before = None;
     if !reasoning.is_empty() {
         // A reasoning marker inside a call's arguments (a file that holds `</think>`) is
         // text: find the calls with only fences masked, and look for reasoning outside
@@ -174,7 +175,7 @@ fn pass(
             profile,
         )?;
         first = earliest([first, first_start(&early)]);
-        open_before_reasoning = earliest([open_before_reasoning, early_open]);
+        early_open_before = early_open;
         let calls = tokens.iter().chain(&early).filter(|c| c.found.is_some());
         read_as_text = merge(
             fenced
@@ -212,13 +213,43 @@ fn pass(
         true => Vec::new(),
         false => candidates.iter().map(|c| c.span.clone()).collect(),
     };
-    let tokens_near_end = calls_near_end(content, &tokens);
-    let structures = structures(content, &tokens);
-    candidates.append(&mut tokens);
-    let near_end = earliest([
-        tokens_near_end,
-        markers_near_end(content, &candidates, &hidden),
+    // A token opener quoted inside a call of the six dialects (a string argument holding
+    // `<minimax:tool_call>`) is that call's data: the starts-inside rule drops whatever
+    // begins there, so it holds nothing open, and no stream keeps its text. An open
+    // position inside such a call moves to the call's end: an earliest position that
+    // merged several (`Payloads::open`) may hide a real one after the call, never one
+    // inside it.
+    let quoted_at = |at: usize| {
+        candidates
+            .iter()
+            .any(|c| c.span.start < at && at < c.span.end)
+    };
+    let data = |at: Option<usize>| {
+        at.map(|at| {
+            candidates
+                .iter()
+                .filter(|c| c.span.start < at && at < c.span.end)
+                .map(|c| c.span.end)
+                .max()
+                .unwrap_or(at)
+        })
+    };
+    let tokens_open = earliest([
+        data(reached_in_tokens),
+        data(tokens_open_before),
+        data(calls_near_end(content, &tokens)),
     ]);
+    let mut structures = structures(content, &tokens);
+    structures.retain(|r| !quoted_at(r.start));
+    // What a marker near the end may lie inside and so not begin a call: every candidate
+    // but the quoted ones, which are no calls.
+    let covering: Vec<Range<usize>> = candidates
+        .iter()
+        .chain(tokens.iter().filter(|t| !quoted_at(t.span.start)))
+        .map(|c| c.span.clone())
+        .collect();
+    let near_end = markers_near_end(content, &covering, &hidden);
+    candidates.append(&mut tokens);
     let scanned = Scanned {
         first_start: earliest([first, first_start(&candidates)]),
         candidates,
@@ -226,8 +257,8 @@ fn pass(
             open_fence,
             open_reasoning,
             reached,
-            reached_in_tokens,
-            open_before_reasoning,
+            early_open_before,
+            tokens_open,
             near_end,
         ]),
         hidden,
@@ -339,19 +370,15 @@ fn calls_near_end(content: &[u8], tokens: &[Candidate]) -> Option<usize> {
 }
 
 /// The earliest token marker with fewer than `AFTER_MARKER` bytes (not counting
-/// whitespace) after it that neither begins nor lies inside a candidate and is not
+/// whitespace) after it that neither begins nor lies inside one of `covering` and is not
 /// hidden: more text could still make a call begin there.
 fn markers_near_end(
     content: &[u8],
-    candidates: &[Candidate],
+    covering: &[Range<usize>],
     hidden: &[Range<usize>],
 ) -> Option<usize> {
     let near = near_end(content, AFTER_MARKER);
-    let covered = |at: usize| {
-        candidates
-            .iter()
-            .any(|c| c.span.start <= at && at < c.span.end)
-    };
+    let covered = |at: usize| covering.iter().any(|c| c.start <= at && at < c.end);
     dialect::TOKEN_OPENERS
         .iter()
         .flat_map(|m| memchr::memmem::find_iter(&content[near..], m.as_bytes()).map(|i| near + i))

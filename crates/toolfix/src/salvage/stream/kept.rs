@@ -370,13 +370,21 @@ fn last_closed(scanned: &Scanned) -> usize {
         .unwrap_or(0)
 }
 
-/// One byte that stands for the settled code point `cp` before the kept text: `x` for a
-/// word character, a space for any other. Only `\b` reads the code point before a match;
-/// the code point itself (a backtick, a `<`) must not join what follows it into a fence
-/// run or a marker.
+/// One byte that stands for the settled code point `cp` before the kept text, read alike
+/// by every look-behind of the dialects: `\b` (word or not), whitespace (`str.isspace`,
+/// and whether it is ASCII whitespace, which a Harmony recipient must follow), a line
+/// break, a token's closing `>`. Nothing else of it is kept: the code point itself (a
+/// backtick, a `<`) must not join what follows it into a fence run or a marker.
 pub fn stand_in(cp: &[u8]) -> u8 {
-    let word = cp_at(cp, 0).is_some_and(|(cp, _)| crate::py::unicode::is_word(cp));
-    if word { b'x' } else { b' ' }
+    match cp_at(cp, 0) {
+        Some((c, _)) if crate::py::unicode::is_word(c) => b'x',
+        Some((_, 1)) if cp[0].is_ascii_whitespace() || cp[0] == b'>' => cp[0],
+        // Line breaks for `str.splitlines` that are not ASCII whitespace.
+        Some((0x0b | 0x1c..=0x1e | 0x85 | 0x2028 | 0x2029, _)) => 0x1e,
+        // Other whitespace that is not ASCII whitespace.
+        Some((c, _)) if is_space(c) => 0x1f,
+        _ => b'!',
+    }
 }
 
 /// The reasoning the text begins with, as whole-content salvage reads it.

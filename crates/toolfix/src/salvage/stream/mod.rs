@@ -226,7 +226,7 @@ impl<'t> Stream<'t> {
         from: usize,
         on: &mut impl FnMut(Event<'_>),
     ) -> State {
-        // The code point before the match, as a one-byte stand-in that `\b` reads alike.
+        // The code point before the match, as a one-byte stand-in the dialects read alike.
         let before = match before.is_empty() {
             true => Vec::new(),
             false => vec![kept::stand_in(before)],
@@ -477,6 +477,22 @@ mod tests {
     #[test]
     fn json_family_replies_stream_as_batch() {
         for reply in JSON_FAMILY_REPLIES {
+            every_cut(reply, false);
+        }
+    }
+
+    /// Found by the stream property tests: a token opener quoted in a call of the six
+    /// dialects holds nothing open and keeps no text, and the code point before kept text
+    /// stands in for what a Harmony recipient looks back at (a quote is no whitespace).
+    const QUOTED_AND_LOOKED_BACK_AT: [&str; 3] = [
+        "</think><|python_tag|>{\"name\": \"a\", \"arguments\": {\"e\": \"<minimax:tool_call>\"}}<tool_call>a</tool_call>",
+        "\"to=functions.get_weather<|message|>{}<|call|>",
+        "hi to=functions.get_weather<|message|>{}<|call|> \u{a0}to=functions.a<|message|>{}<|call|>",
+    ];
+
+    #[test]
+    fn quoted_openers_and_look_behinds_stream_as_batch() {
+        for reply in QUOTED_AND_LOOKED_BACK_AT {
             every_cut(reply, false);
         }
     }
