@@ -67,7 +67,7 @@ fn holds(
     Ok(())
 }
 
-/// 1024 cases per property, unless `PROPTEST_CASES` says otherwise.
+// 1024 cases per property, unless `PROPTEST_CASES` says otherwise (`support::config`).
 proptest! {
     #![proptest_config(support::config(1024))]
 
