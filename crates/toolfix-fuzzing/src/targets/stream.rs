@@ -54,6 +54,9 @@ fn stream_as(data: &[u8], pick: usize) {
 fn check(text: Content<'_>, choices: &[u8], tools: &Allowlist, profile: Profile) {
     let cuts = cuts_from(text.as_bytes(), choices);
     if let Err(violation) = agrees_with_batch(text, &cuts, tools, Adapter::Ollama, profile) {
-        panic!("{violation}");
+        panic!(
+            "{violation}\nreply: {:?}",
+            String::from_utf8_lossy(text.as_bytes())
+        );
     }
 }

@@ -213,42 +213,22 @@ fn pass(
         true => Vec::new(),
         false => candidates.iter().map(|c| c.span.clone()).collect(),
     };
-    // A token opener quoted inside a call of the six dialects (a string argument holding
-    // `<minimax:tool_call>`) is that call's data: the starts-inside rule drops whatever
-    // begins there, so it holds nothing open, and no stream keeps its text. An open
-    // position inside such a call moves to the call's end: an earliest position that
-    // merged several (`Payloads::open`) may hide a real one after the call, never one
-    // inside it.
-    let quoted_at = |at: usize| {
-        candidates
-            .iter()
-            .any(|c| c.span.start < at && at < c.span.end)
-    };
-    let data = |at: Option<usize>| {
-        at.map(|at| {
-            candidates
-                .iter()
-                .filter(|c| c.span.start < at && at < c.span.end)
-                .map(|c| c.span.end)
-                .max()
-                .unwrap_or(at)
-        })
-    };
+    // A token opener quoted inside another candidate (a string argument holding
+    // `<minimax:tool_call>`, a `<function=` inside a Kimi call) is that candidate's data:
+    // the starts-inside rule drops whatever begins there, so it holds nothing open, and no
+    // stream keeps its text. An open position inside a candidate moves to the candidate's
+    // end: an earliest position that merged several (`Payloads::open`) may hide a real
+    // one after the candidate, never one inside it.
+    let outermost = Outermost::of(candidates.iter().chain(&tokens));
+    let data = |at: Option<usize>| at.map(|at| outermost.around(at).map_or(at, |s| s.end));
     let tokens_open = earliest([
         data(reached_in_tokens),
         data(tokens_open_before),
         data(calls_near_end(content, &tokens)),
     ]);
     let mut structures = structures(content, &tokens);
-    structures.retain(|r| !quoted_at(r.start));
-    // What a marker near the end may lie inside and so not begin a call: every candidate
-    // but the quoted ones, which are no calls.
-    let covering: Vec<Range<usize>> = candidates
-        .iter()
-        .chain(tokens.iter().filter(|t| !quoted_at(t.span.start)))
-        .map(|c| c.span.clone())
-        .collect();
-    let near_end = markers_near_end(content, &covering, &hidden);
+    structures.retain(|r| outermost.around(r.start).is_none());
+    let near_end = markers_near_end(content, &outermost.0, &hidden);
     candidates.append(&mut tokens);
     let scanned = Scanned {
         first_start: earliest([first, first_start(&candidates)]),
@@ -319,6 +299,31 @@ fn quoted(embedded: &[Range<usize>], opaque: &[Range<usize>]) -> Vec<Range<usize
         })
         .cloned()
         .collect()
+}
+
+/// The spans of the candidates that start inside no other, sorted and disjoint: what
+/// starts strictly inside one of them is its data (the starts-inside rule of
+/// `span::select` drops it).
+struct Outermost(Vec<Range<usize>>);
+
+impl Outermost {
+    fn of<'c>(candidates: impl Iterator<Item = &'c Candidate>) -> Outermost {
+        let mut spans: Vec<Range<usize>> = candidates.map(|c| c.span.clone()).collect();
+        spans.sort_unstable_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+        let mut outer: Vec<Range<usize>> = Vec::new();
+        for span in spans {
+            if outer.last().is_none_or(|last| span.start >= last.end) {
+                outer.push(span);
+            }
+        }
+        Outermost(outer)
+    }
+
+    /// The outermost span `at` lies strictly inside.
+    fn around(&self, at: usize) -> Option<&Range<usize>> {
+        let before = self.0.partition_point(|s| s.start < at);
+        self.0[..before].last().filter(|s| at < s.end)
+    }
 }
 
 /// The structures the token candidates belong to: a candidate that begins with one of

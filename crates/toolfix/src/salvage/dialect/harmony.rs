@@ -155,11 +155,12 @@ fn recipient(text: &[u8], header: Range<usize>) -> Option<(usize, Recipient)> {
         _ if target.is_empty() || !in_header(window, to) => return None,
         _ => Recipient::Other,
     };
+    // The last `<|start|>` and the last `<|channel|>` before the recipient open its
+    // header: an earlier one (quoted in a fence, in prose) belongs to other text.
     let opening = [START, CHANNEL]
         .iter()
-        .filter_map(|t| memmem::find(window, t))
+        .filter_map(|t| memmem::rfind(&window[..to], t))
         .min()
-        .filter(|&i| i < to)
         .unwrap_or(to);
     Some((header.start + opening, recipient))
 }
@@ -256,6 +257,19 @@ mod tests {
         assert_eq!(
             calls(text, &["run", "delete_user"]),
             [("run".into(), r#"{"cmd": "pwd"}"#.into())]
+        );
+    }
+
+    /// Fuzzing finding F5 (docs/fuzzing.md): a channel token shown in a fence before the
+    /// call opened its header, so the call started in the fence and was dropped.
+    #[test]
+    fn a_channel_token_in_a_fence_before_the_call_opens_no_header() {
+        let text = "Example:\n```text\n<|channel|>commentary\n```\n\
+                    <|channel|>commentary to=functions.get_weather <|constrain|>json\
+                    <|message|>{\"city\": \"Mons\"}<|call|>";
+        assert_eq!(
+            calls(text, &["get_weather"]),
+            [("get_weather".into(), r#"{"city": "Mons"}"#.into())]
         );
     }
 

@@ -484,7 +484,8 @@ mod tests {
     /// Found by the stream property tests: a token opener quoted in a call of the six
     /// dialects holds nothing open and keeps no text, and the code point before kept text
     /// stands in for what a Harmony recipient looks back at (a quote is no whitespace).
-    const QUOTED_AND_LOOKED_BACK_AT: [&str; 3] = [
+    const QUOTED_AND_LOOKED_BACK_AT: [&str; 4] = [
+        "</think><|tool_call_begin|><function=a><parameter=<|tool_call_end|>\n[TOOL_CALLS]a[ARGS]{\"c\":null}ull,\"c[AR",
         "</think><|python_tag|>{\"name\": \"a\", \"arguments\": {\"e\": \"<minimax:tool_call>\"}}<tool_call>a</tool_call>",
         "\"to=functions.get_weather<|message|>{}<|call|>",
         "hi to=functions.get_weather<|message|>{}<|call|> \u{a0}to=functions.a<|message|>{}<|call|>",
