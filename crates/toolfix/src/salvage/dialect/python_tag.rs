@@ -42,8 +42,10 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
                 continue;
             }
         };
-        while let Some(next) = continuation(payloads, at) {
-            let ObjectAt::Object { value, end } = payloads.object_at(at, next)? else {
+        // A chain is read from its tag: while more text may add to it, it stays open
+        // from there, so a stream keeps the tag its later calls are read after.
+        while let Some(next) = continuation(payloads, start, at) {
+            let ObjectAt::Object { value, end } = payloads.object_at(start, next)? else {
                 break;
             };
             out.push(candidate(payloads, at..end, value));
@@ -61,15 +63,16 @@ fn candidate(payloads: &Payloads<'_>, span: Range<usize>, value: Option<Value>) 
     }
 }
 
-/// Under `strict` and `portable`, where the next call starts after a payload ending at
-/// `end`: after whitespace and a `;`. A reply that ends before saying may go on with one.
-fn continuation(payloads: &Payloads<'_>, end: usize) -> Option<usize> {
+/// Under `strict` and `portable`, where the next call of the chain whose tag is at `tag`
+/// starts after a payload ending at `end`: after whitespace and a `;`. A reply that ends
+/// before saying may go on with one, which leaves the chain open.
+fn continuation(payloads: &Payloads<'_>, tag: usize, end: usize) -> Option<usize> {
     if payloads.profile().is_faithful() {
         return None;
     }
     let semicolon = skip_space(payloads.text(), end);
     if semicolon == payloads.text().len() {
-        payloads.reaches_end(end);
+        payloads.reaches_end(tag);
     }
     (payloads.text().get(semicolon) == Some(&b';')).then_some(semicolon + 1)
 }
