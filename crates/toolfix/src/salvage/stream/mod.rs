@@ -481,10 +481,12 @@ mod tests {
         }
     }
 
-    /// Found by the stream property tests: a token opener quoted in a call of the six
-    /// dialects holds nothing open and keeps no text, and the code point before kept text
-    /// stands in for what a Harmony recipient looks back at (a quote is no whitespace).
-    const QUOTED_AND_LOOKED_BACK_AT: [&str; 4] = [
+    /// Found by the stream properties and fuzzing: a `;`-chain stays open from its
+    /// `<|python_tag|>`, a token opener quoted in another candidate holds nothing open and
+    /// keeps no text, and the code point before kept text stands in for what a Harmony
+    /// recipient looks back at (a quote is no whitespace).
+    const QUOTED_AND_LOOKED_BACK_AT: [&str; 5] = [
+        "</think><|python_tag|>{\"\":false};{\"tool\":\"a\",\"\":true}",
         "</think><|tool_call_begin|><function=a><parameter=<|tool_call_end|>\n[TOOL_CALLS]a[ARGS]{\"c\":null}ull,\"c[AR",
         "</think><|python_tag|>{\"name\": \"a\", \"arguments\": {\"e\": \"<minimax:tool_call>\"}}<tool_call>a</tool_call>",
         "\"to=functions.get_weather<|message|>{}<|call|>",
