@@ -18,6 +18,7 @@
 //! ```` ```tool_code ```` fence, is not a dialect here: a fenced call is an example
 //! (`docs/guarantees.md` G1), and a runtime serving Gemma 3 reads its calls natively.
 
+use std::cell::Cell;
 use std::ops::Range;
 
 use memchr::memmem;
@@ -26,7 +27,7 @@ use super::super::payload::Payloads;
 use super::super::span::{Candidate, Found};
 use super::super::text::skip_space;
 use super::Dialect;
-use super::token::{Block, Blocks, any, at};
+use super::token::{Block, Blocks, any, at, token_may_follow};
 use crate::profile::STRICT_MAX_DEPTH;
 use crate::py::json::{self, DecodeLimits};
 use crate::py::{Dict, PyStr, Value};
@@ -77,13 +78,23 @@ fn call(payloads: &Payloads<'_>, block: &Block, tokens: &Tokens) -> (Range<usize
     let text = payloads.text();
     let allowed =
         |(name, args): (PyStr, Value)| payloads.allows(&name).then_some(Found { name, args });
-    if let Some((call, end)) = read(text, block.body.start, block.body.end, tokens) {
+    let within = Cell::new(false);
+    if let Some((call, end)) = read(text, block.body.start, block.body.end, tokens, &within) {
         let whole = skip_space(text, end) == block.body.end;
         return (block.span.clone(), call.filter(|_| whole).and_then(allowed));
     }
     let bound = memmem::find(&text[block.span.end..], tokens.open)
         .map_or(text.len(), |i| block.span.end + i);
-    match read(text, block.body.start, bound, tokens) {
+    let cut = Cell::new(false);
+    let read_past = read(text, block.body.start, bound, tokens, &cut);
+    // A read that ran into the end of the text, or arguments whose closing token has not
+    // come yet, may still be completed by more of a streamed reply.
+    let closer_to_come =
+        matches!(read_past, Some((_, end)) if token_may_follow(text, end, tokens.close));
+    if bound == text.len() && (cut.get() || closer_to_come) {
+        payloads.reaches_end(block.span.start);
+    }
+    match read_past {
         Some((Some(call), end)) if end > block.body.end => {
             match at(&text[..bound], skip_space(text, end), tokens.close) {
                 Some(close) => (block.span.start..close, allowed(call)),
@@ -96,16 +107,22 @@ fn call(payloads: &Payloads<'_>, block: &Block, tokens: &Tokens) -> (Range<usize
 
 /// `call:NAME{…}` at `from` (after whitespace), read from `text` up to `limit`: the name
 /// and the arguments when they read as an object (`None` when they do not), and where
-/// the arguments end. `None` when nothing there starts a call.
+/// the arguments end. `None` when nothing there starts a call; `cut` is set when that
+/// is because the read ran into `limit`.
 #[allow(clippy::type_complexity)]
 fn read(
     text: &[u8],
     from: usize,
     limit: usize,
     tokens: &Tokens,
+    cut: &Cell<bool>,
 ) -> Option<(Option<(PyStr, Value)>, usize)> {
     let name_start = at(&text[..limit], skip_space(text, from), b"call:")?;
-    let brace = name_start + memchr::memchr(b'{', &text[name_start..limit])?;
+    let Some(brace) = memchr::memchr(b'{', &text[name_start..limit]) else {
+        cut.set(true);
+        return None;
+    };
+    let brace = name_start + brace;
     let name = text[name_start..brace].trim_ascii();
     if name.is_empty() {
         return None;
@@ -113,6 +130,7 @@ fn read(
     let reader = Reader {
         text: &text[..limit],
         quote: tokens.quote,
+        cut,
     };
     let (args, end) = reader.value(brace, 0)?;
     let call = matches!(args, Value::Dict(_)).then(|| (PyStr::from_generalized_utf8(name), args));
@@ -123,6 +141,8 @@ fn read(
 struct Reader<'t> {
     text: &'t [u8],
     quote: &'static [u8],
+    /// Set when a read failed because the text ended: more text could have completed it.
+    cut: &'t Cell<bool>,
 }
 
 impl Reader<'_> {
@@ -132,7 +152,7 @@ impl Reader<'_> {
         if depth > STRICT_MAX_DEPTH {
             return None;
         }
-        match *self.text.get(i)? {
+        match self.byte(i)? {
             b'{' => self.object(i + 1, depth + 1),
             b'[' => self.list(i + 1, depth + 1),
             _ if self.text[i..].starts_with(self.quote) => self.escaped(i),
@@ -150,11 +170,11 @@ impl Reader<'_> {
         loop {
             let (key, after_key) = self.key(skip_space(self.text, i))?;
             let colon = skip_space(self.text, after_key);
-            (self.text.get(colon) == Some(&b':')).then_some(())?;
+            (self.byte(colon)? == b':').then_some(())?;
             let (value, end) = self.value(colon + 1, depth)?;
             dict.insert(key, value);
             i = skip_space(self.text, end);
-            match *self.text.get(i)? {
+            match self.byte(i)? {
                 b',' => i += 1,
                 b'}' => return Some((Value::Dict(dict), i + 1)),
                 _ => return None,
@@ -173,7 +193,7 @@ impl Reader<'_> {
             let (value, end) = self.value(i, depth)?;
             items.push(value);
             i = skip_space(self.text, end);
-            match *self.text.get(i)? {
+            match self.byte(i)? {
                 b',' => i += 1,
                 b']' => return Some((Value::List(items), i + 1)),
                 _ => return None,
@@ -193,31 +213,60 @@ impl Reader<'_> {
             .iter()
             .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b >= 0x80)
             .count();
-        (len > 0).then(|| {
-            (
-                PyStr::from_generalized_utf8(&self.text[i..i + len]),
-                i + len,
-            )
-        })
+        if len == 0 {
+            // The beginning of a quote token: the rest of it may be still to come.
+            self.cut_if(self.quote.starts_with(&self.text[i..]));
+            return None;
+        }
+        Some((
+            PyStr::from_generalized_utf8(&self.text[i..i + len]),
+            i + len,
+        ))
     }
 
     /// A string between two quote tokens, taken as written.
     fn escaped(&self, i: usize) -> Option<(Value, usize)> {
         let start = i + self.quote.len();
-        let len = memchr::memmem::find(&self.text[start..], self.quote)?;
+        let Some(len) = memchr::memmem::find(&self.text[start..], self.quote) else {
+            self.cut.set(true);
+            return None;
+        };
         let value = Value::Str(PyStr::from_generalized_utf8(&self.text[start..start + len]));
         Some((value, start + len + self.quote.len()))
     }
 
-    /// A JSON string, number, `true`, `false` or `null`.
+    /// A JSON string, number, `true`, `false` or `null`. `value` reads containers, so none
+    /// starts here and the depth limit never binds; it is the strict profile's only so an
+    /// error at the end of the text is the syntax error it is (a decoder at its depth
+    /// limit reports a recursion error instead), which says the read was cut.
     fn scalar(&self, i: usize) -> Option<(Value, usize)> {
         let limits = DecodeLimits {
-            max_depth: 1,
+            max_depth: STRICT_MAX_DEPTH,
             int_max_str_digits: None,
         };
-        json::raw_decode(self.text, i, limits)
+        let decoded = json::raw_decode(self.text, i, limits);
+        self.cut_if(
+            decoded
+                .as_ref()
+                .is_err_and(|e| e.may_be_cut_short(self.text.len())),
+        );
+        decoded
             .ok()
             .filter(|(v, _)| !matches!(v, Value::Dict(_) | Value::List(_)))
+    }
+
+    /// The byte at `i`; at the end of the text, none, and the read was cut.
+    fn byte(&self, i: usize) -> Option<u8> {
+        let byte = self.text.get(i).copied();
+        self.cut_if(byte.is_none());
+        byte
+    }
+
+    /// Records that the read was cut by the end of the text, when `cut`.
+    fn cut_if(&self, cut: bool) {
+        if cut {
+            self.cut.set(true);
+        }
     }
 }
 

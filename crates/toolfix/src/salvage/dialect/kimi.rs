@@ -21,7 +21,7 @@ use super::super::payload::Payloads;
 use super::super::span::{Candidate, Found};
 use super::super::text::skip_space;
 use super::Dialect;
-use super::token::{Block, Blocks, any, at, trimmed};
+use super::token::{Block, Blocks, any, at, token_may_follow, trimmed};
 use crate::profile::JsonSite;
 use crate::py::json;
 use crate::py::{PyStr, Value};
@@ -68,7 +68,17 @@ fn call(payloads: &Payloads<'_>, block: &Block) -> (std::ops::Range<usize>, Opti
         memmem::find(&text[block.span.end..], BEGIN).map_or(text.len(), |i| block.span.end + i);
     let limits = payloads.profile().json_limits(JsonSite::Tag);
     let json_start = skip_space(text, args_start);
-    match json::raw_decode(&text[..bound], json_start, limits) {
+    let decoded = json::raw_decode(&text[..bound], json_start, limits);
+    // Read to the end of the text, a decode cut short, or arguments whose end token has
+    // not come yet, may still be completed by more of a streamed reply.
+    let cut_short = match &decoded {
+        Err(error) => error.may_be_cut_short(bound),
+        Ok((_, json_end)) => token_may_follow(text, *json_end, END),
+    };
+    if bound == text.len() && cut_short {
+        payloads.reaches_end(block.span.start);
+    }
+    match decoded {
         Ok((args @ Value::Dict(_), json_end)) if json_end > block.body.end => {
             match at(&text[..bound], skip_space(text, json_end), END) {
                 Some(end) => {

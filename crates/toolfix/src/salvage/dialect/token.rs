@@ -17,6 +17,14 @@ pub fn at(text: &[u8], i: usize, token: &[u8]) -> Option<usize> {
     text.get(i..)?.starts_with(token).then_some(i + token.len())
 }
 
+/// Whether the text from `i` (after whitespace) to its end could still become `token`:
+/// it is whitespace only, or a proper beginning of `token`. A read that stopped there
+/// waits for more of a streamed reply.
+pub fn token_may_follow(text: &[u8], i: usize, token: &[u8]) -> bool {
+    let rest = &text[skip_space(text, i).min(text.len())..];
+    rest.len() < token.len() && token.starts_with(rest)
+}
+
 /// The end of `token` when it starts after the whitespace at `i`.
 pub fn after_space(text: &[u8], i: usize, token: &[u8]) -> Option<usize> {
     at(text, skip_space(text, i), token)

@@ -364,6 +364,25 @@ mod tests {
         every_cut(&format!("<think>x</think>\n{quoting} done"), false);
     }
 
+    /// Found by the `stream` fuzz target: a Gemma (or Kimi) call whose closing token is
+    /// quoted in a string argument is read past that token; while the text ended before
+    /// the call's own closer, the block stayed a rejected candidate that nothing held
+    /// open, so once reasoning had been decided, a look settled it and the call was lost.
+    #[test]
+    fn a_closer_quoted_in_an_argument_holds_the_call_open() {
+        let padding = "e".repeat(60);
+        for call in [
+            format!(
+                "<start_function_call>call:get_weather{{q:<escape><end_function_call><escape>,city:\"{padding}\"}}<end_function_call>"
+            ),
+            format!(
+                "<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{{\"q\": \"<|tool_call_end|>\", \"city\": \"{padding}\"}}<|tool_call_end|>"
+            ),
+        ] {
+            every_cut(&format!("</think>{call} done"), false);
+        }
+    }
+
     #[test]
     fn the_window_after_held_bytes_ends_on_a_code_point() {
         let reply = format!("the act {}a\u{e9} and more", "x".repeat(29));
