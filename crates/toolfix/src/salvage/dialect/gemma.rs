@@ -27,7 +27,7 @@ use super::super::payload::Payloads;
 use super::super::span::{Candidate, Found};
 use super::super::text::skip_space;
 use super::Dialect;
-use super::token::{Block, Blocks, any, at, token_may_follow};
+use super::token::{Block, Blocks, any, at, find_near, token_may_follow};
 use crate::profile::STRICT_MAX_DEPTH;
 use crate::py::json::{self, DecodeLimits};
 use crate::py::{Dict, PyStr, Value};
@@ -78,20 +78,27 @@ fn call(payloads: &Payloads<'_>, block: &Block, tokens: &Tokens) -> (Range<usize
     let text = payloads.text();
     let allowed =
         |(name, args): (PyStr, Value)| payloads.allows(&name).then_some(Found { name, args });
-    let within = Cell::new(false);
-    if let Some((call, end)) = read(text, block.body.start, block.body.end, tokens, &within) {
-        let whole = skip_space(text, end) == block.body.end;
-        return (block.span.clone(), call.filter(|_| whole).and_then(allowed));
+    let within = Cell::new(Cut::Not);
+    match read(text, block.body.start, block.body.end, tokens, &within) {
+        Some((call, end)) => {
+            let whole = skip_space(text, end) == block.body.end;
+            return (block.span.clone(), call.filter(|_| whole).and_then(allowed));
+        }
+        // Only a string can hold the closing token: a read that failed anywhere else
+        // fails the same past it, and reading again would double the cost of a long
+        // block that fails late.
+        None if within.get() != Cut::InString => return (block.span.clone(), None),
+        None => {}
     }
     let bound = memmem::find(&text[block.span.end..], tokens.open)
         .map_or(text.len(), |i| block.span.end + i);
-    let cut = Cell::new(false);
+    let cut = Cell::new(Cut::Not);
     let read_past = read(text, block.body.start, bound, tokens, &cut);
     // A read that ran into the end of the text, or arguments whose closing token has not
     // come yet, may still be completed by more of a streamed reply.
     let closer_to_come =
         matches!(read_past, Some((_, end)) if token_may_follow(text, end, tokens.close));
-    if bound == text.len() && (cut.get() || closer_to_come) {
+    if bound == text.len() && (cut.get() != Cut::Not || closer_to_come) {
         payloads.reaches_end(block.span.start);
     }
     match read_past {
@@ -109,17 +116,38 @@ fn call(payloads: &Payloads<'_>, block: &Block, tokens: &Tokens) -> (Range<usize
 /// and the arguments when they read as an object (`None` when they do not), and where
 /// the arguments end. `None` when nothing there starts a call; `cut` is set when that
 /// is because the read ran into `limit`.
+///
+/// The syntax is checked before any value is built, so a long block that fails late
+/// (arguments broken at their end) costs one pass that allocates nothing.
 #[allow(clippy::type_complexity)]
 fn read(
     text: &[u8],
     from: usize,
     limit: usize,
     tokens: &Tokens,
-    cut: &Cell<bool>,
+    cut: &Cell<Cut>,
+) -> Option<(Option<(PyStr, Value)>, usize)> {
+    let (checked, end) = read_as(text, from, limit, tokens, cut, false)?;
+    match checked {
+        Some(_) => read_as(text, from, limit, tokens, cut, true),
+        None => Some((None, end)),
+    }
+}
+
+/// `read`, building the values when `build` (else every string, object and list comes
+/// back empty: only their syntax was read).
+#[allow(clippy::type_complexity)]
+fn read_as(
+    text: &[u8],
+    from: usize,
+    limit: usize,
+    tokens: &Tokens,
+    cut: &Cell<Cut>,
+    build: bool,
 ) -> Option<(Option<(PyStr, Value)>, usize)> {
     let name_start = at(&text[..limit], skip_space(text, from), b"call:")?;
     let Some(brace) = memchr::memchr(b'{', &text[name_start..limit]) else {
-        cut.set(true);
+        cut.set(Cut::Outside);
         return None;
     };
     let brace = name_start + brace;
@@ -131,6 +159,7 @@ fn read(
         text: &text[..limit],
         quote: tokens.quote,
         cut,
+        build,
     };
     let (args, end) = reader.value(brace, 0)?;
     let call = matches!(args, Value::Dict(_)).then(|| (PyStr::from_generalized_utf8(name), args));
@@ -142,7 +171,20 @@ struct Reader<'t> {
     text: &'t [u8],
     quote: &'static [u8],
     /// Set when a read failed because the text ended: more text could have completed it.
-    cut: &'t Cell<bool>,
+    cut: &'t Cell<Cut>,
+    /// Whether values are built, or only their syntax read.
+    build: bool,
+}
+
+/// Whether, and where, a read failed because its text ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Cut {
+    /// It did not (or has not failed).
+    Not,
+    /// Between values: the next bytes would have to continue the syntax.
+    Outside,
+    /// Inside a string, which may hold a closing token.
+    InString,
 }
 
 impl Reader<'_> {
@@ -172,7 +214,9 @@ impl Reader<'_> {
             let colon = skip_space(self.text, after_key);
             (self.byte(colon)? == b':').then_some(())?;
             let (value, end) = self.value(colon + 1, depth)?;
-            dict.insert(key, value);
+            if self.build {
+                dict.insert(key, value);
+            }
             i = skip_space(self.text, end);
             match self.byte(i)? {
                 b',' => i += 1,
@@ -191,7 +235,9 @@ impl Reader<'_> {
         }
         loop {
             let (value, end) = self.value(i, depth)?;
-            items.push(value);
+            if self.build {
+                items.push(value);
+            }
             i = skip_space(self.text, end);
             match self.byte(i)? {
                 b',' => i += 1,
@@ -215,23 +261,20 @@ impl Reader<'_> {
             .count();
         if len == 0 {
             // The beginning of a quote token: the rest of it may be still to come.
-            self.cut_if(self.quote.starts_with(&self.text[i..]));
+            self.cut_if(self.quote.starts_with(&self.text[i..]), Cut::Outside);
             return None;
         }
-        Some((
-            PyStr::from_generalized_utf8(&self.text[i..i + len]),
-            i + len,
-        ))
+        Some((self.string(&self.text[i..i + len]), i + len))
     }
 
     /// A string between two quote tokens, taken as written.
     fn escaped(&self, i: usize) -> Option<(Value, usize)> {
         let start = i + self.quote.len();
-        let Some(len) = memchr::memmem::find(&self.text[start..], self.quote) else {
-            self.cut.set(true);
+        let Some(len) = find_near(&self.text[start..], self.quote) else {
+            self.cut_if(true, Cut::InString);
             return None;
         };
-        let value = Value::Str(PyStr::from_generalized_utf8(&self.text[start..start + len]));
+        let value = Value::Str(self.string(&self.text[start..start + len]));
         Some((value, start + len + self.quote.len()))
     }
 
@@ -245,27 +288,40 @@ impl Reader<'_> {
             int_max_str_digits: None,
         };
         let decoded = json::raw_decode(self.text, i, limits);
+        let kind = match self.text[i] {
+            b'"' => Cut::InString,
+            _ => Cut::Outside,
+        };
         self.cut_if(
             decoded
                 .as_ref()
                 .is_err_and(|e| e.may_be_cut_short(self.text.len())),
+            kind,
         );
         decoded
             .ok()
             .filter(|(v, _)| !matches!(v, Value::Dict(_) | Value::List(_)))
     }
 
+    /// `bytes` as a string, when values are built.
+    fn string(&self, bytes: &[u8]) -> PyStr {
+        match self.build {
+            true => PyStr::from_generalized_utf8(bytes),
+            false => PyStr::default(),
+        }
+    }
+
     /// The byte at `i`; at the end of the text, none, and the read was cut.
     fn byte(&self, i: usize) -> Option<u8> {
         let byte = self.text.get(i).copied();
-        self.cut_if(byte.is_none());
+        self.cut_if(byte.is_none(), Cut::Outside);
         byte
     }
 
-    /// Records that the read was cut by the end of the text, when `cut`.
-    fn cut_if(&self, cut: bool) {
+    /// Records that the read was cut by the end of the text, `kind` of cut, when `cut`.
+    fn cut_if(&self, cut: bool, kind: Cut) {
         if cut {
-            self.cut.set(true);
+            self.cut.set(self.cut.get().max(kind));
         }
     }
 }

@@ -17,6 +17,14 @@ pub fn at(text: &[u8], i: usize, token: &[u8]) -> Option<usize> {
     text.get(i..)?.starts_with(token).then_some(i + token.len())
 }
 
+/// The first `token` in `text`, found by its first byte: for a token that is usually
+/// near (the end of a short string), cheaper than setting up a `memmem` search each
+/// time, and still linear, since a token is a few bytes long.
+pub fn find_near(text: &[u8], token: &[u8]) -> Option<usize> {
+    let (&first, _) = token.split_first()?;
+    memchr::memchr_iter(first, text).find(|&i| text[i..].starts_with(token))
+}
+
 /// Whether the text from `i` (after whitespace) to its end could still become `token`:
 /// it is whitespace only, or a proper beginning of `token`. A read that stopped there
 /// waits for more of a streamed reply.
