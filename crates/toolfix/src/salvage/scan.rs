@@ -226,8 +226,7 @@ fn pass(
         data(tokens_open_before),
         data(calls_near_end(content, &tokens)),
     ]);
-    let mut structures = structures(content, &tokens);
-    structures.retain(|r| outermost.around(r.start).is_none());
+    let structures = structures(content, &tokens, &outermost);
     let near_end = markers_near_end(content, &outermost.0, &hidden);
     candidates.append(&mut tokens);
     let scanned = Scanned {
@@ -330,9 +329,15 @@ impl Outermost {
 /// the dialects' opening markers begins a structure; one that does not (the second
 /// invoke of a DSML or MiniMax section, the next element of a `[TOOL_CALLS]` array or a
 /// pythonic list, the next call of a Mistral chain) belongs to the structure before it,
-/// whose opening marker a scan must see to read it.
-fn structures(content: &[u8], tokens: &[Candidate]) -> Vec<Range<usize>> {
-    let mut spans: Vec<Range<usize>> = tokens.iter().map(|c| c.span.clone()).collect();
+/// whose opening marker a scan must see to read it. A candidate that starts inside
+/// another (a token quoted in an argument) is that one's data, and neither begins nor
+/// ends a structure.
+fn structures(content: &[u8], tokens: &[Candidate], outermost: &Outermost) -> Vec<Range<usize>> {
+    let mut spans: Vec<Range<usize>> = tokens
+        .iter()
+        .map(|c| c.span.clone())
+        .filter(|s| outermost.around(s.start).is_none())
+        .collect();
     spans.sort_by_key(|s| s.start);
     let mut out: Vec<Range<usize>> = Vec::new();
     for span in spans {

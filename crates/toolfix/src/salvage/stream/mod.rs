@@ -383,6 +383,20 @@ mod tests {
         }
     }
 
+    /// Found by the `stream` fuzz target: a Kimi opener quoted in the first invoke of a
+    /// MiniMax section, unclosed, began a structure of its own that the next invoke was
+    /// counted in; dropped as quoted data, it left that invoke a structure of its own, so
+    /// the stream forgot the section's opener and lost the invoke under `portable`.
+    #[test]
+    fn a_token_quoted_in_a_section_does_not_split_it() {
+        let reply = concat!(
+            "</think><minimax:tool_call><invoke name=\"\"><parameter name=\"\">",
+            "<|tool_call_begin|></parameter></invoke>\n",
+            "<invoke name=\"search\"></invoke></minimax:tool_call>and some more text",
+        );
+        every_cut(reply, false);
+    }
+
     #[test]
     fn the_window_after_held_bytes_ends_on_a_code_point() {
         let reply = format!("the act {}a\u{e9} and more", "x".repeat(29));
