@@ -74,16 +74,18 @@ pub fn recover_whole(
         return Ok(Whole::NotCalls);
     }
     let start = stripped.as_ptr() as usize - content.as_ptr() as usize;
-    let reader = Reader::new(stripped);
-    let Some((calls, end)) = reader.calls(0) else {
-        // Cut off inside a call: the list was being written, and a call quoted in the
-        // argument it was cut in must not run (G4).
-        let cut = reader.reached_end() && starts_with_call(stripped, 1);
-        return Ok(if cut {
-            Whole::Reserved
-        } else {
-            Whole::NotCalls
-        });
+    let (calls, end) = match checked_then_built(stripped, |r| r.calls(0)) {
+        Ok(read) => read,
+        Err(reached_end) => {
+            // Cut off inside a call: the list was being written, and a call quoted in the
+            // argument it was cut in must not run (G4).
+            let cut = reached_end && starts_with_call(stripped, 1);
+            return Ok(if cut {
+                Whole::Reserved
+            } else {
+                Whole::NotCalls
+            });
+        }
     };
     if calls.is_empty() && end != stripped.len() {
         return Ok(Whole::NotCalls);
@@ -150,7 +152,7 @@ fn tail_calls(
 /// text is scanned after it), or it is a prefix of one as far as a quick look can tell:
 /// `[`, then space, then a name whose `(` has not been contradicted.
 pub fn may_become_whole(text: &[u8]) -> bool {
-    let reader = Reader::new(text);
+    let reader = Reader::checking(text);
     if reader.calls(0).is_some() {
         return true;
     }
@@ -183,13 +185,12 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
                 continue;
             }
             let inner = trimmed(text, block.body.clone());
-            let reader = Reader::new(&text[..inner.end]);
-            let read = match body {
+            let read = checked_then_built(&text[..inner.end], |reader| match body {
                 Body::Lines => reader.lines(inner.start),
                 Body::List | Body::ListOrJson => reader.calls(inner.start),
-            };
+            });
             match read {
-                Some((calls, end)) if end == inner.end && !calls.is_empty() => {
+                Ok((calls, end)) if end == inner.end && !calls.is_empty() => {
                     push_calls(payloads, calls, block.span, out);
                 }
                 _ if body == Body::ListOrJson && text.get(inner.start) == Some(&b'[') => {
@@ -205,7 +206,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
 /// the text ends before saying: other formats use the same tag (Claude's XML), and a tag
 /// in prose must not reserve the rest of the reply.
 fn olmo_body(text: &[u8], body: usize) -> bool {
-    let reader = Reader::new(text);
+    let reader = Reader::checking(text);
     let at = reader.space(body);
     if at == text.len() {
         return true;
@@ -222,7 +223,7 @@ fn olmo_body(text: &[u8], body: usize) -> bool {
 /// Whether `NAME(` starts at `at`, whitespace allowed before the name and before the
 /// parenthesis.
 fn starts_with_call(text: &[u8], at: usize) -> bool {
-    let reader = Reader::new(text);
+    let reader = Reader::checking(text);
     reader
         .identifier(reader.space(at))
         .is_some_and(|end| reader.0.get(reader.space(end)) == Some(&b'('))
@@ -281,13 +282,41 @@ type Read = (PyStr, Value);
 /// A call as read and its span.
 type Spanned = (Read, Range<usize>);
 
+/// What `read` gives when the syntax reads: the same read again, building the values.
+/// A long list that fails late (a call broken at the end of the reply) then costs one
+/// pass that allocates nothing. When it does not read, whether reading ran into the end
+/// of the text.
+fn checked_then_built<T>(text: &[u8], read: impl Fn(&Reader<'_>) -> Option<T>) -> Result<T, bool> {
+    let checker = Reader::checking(text);
+    if read(&checker).is_none() {
+        return Err(checker.reached_end());
+    }
+    read(&Reader::new(text)).ok_or(false)
+}
+
 /// Reads Python literal syntax out of a byte string, and remembers how far it looked, so
 /// a failure at the end of the text (a cut-off reply) can be told from a syntax error.
-struct Reader<'t>(&'t [u8], Cell<usize>);
+/// The third field says whether values are built, or only their syntax read (every
+/// string, list and dict then comes back empty, every other value `None`).
+struct Reader<'t>(&'t [u8], Cell<usize>, bool);
 
 impl<'t> Reader<'t> {
+    /// A reader that builds the values it reads.
     fn new(text: &'t [u8]) -> Reader<'t> {
-        Reader(text, Cell::new(0))
+        Reader(text, Cell::new(0), true)
+    }
+
+    /// A reader that only checks the syntax.
+    fn checking(text: &'t [u8]) -> Reader<'t> {
+        Reader(text, Cell::new(0), false)
+    }
+
+    /// `bytes` as a string, when values are built.
+    fn text(&self, bytes: &[u8]) -> PyStr {
+        match self.2 {
+            true => PyStr::from_generalized_utf8(bytes),
+            false => PyStr::new(),
+        }
     }
 
     /// The byte at `i`, noting that the reader looked there.
@@ -349,7 +378,7 @@ impl<'t> Reader<'t> {
     /// `NAME(key=value, …)` at `i`.
     fn call(&self, i: usize) -> Option<(Read, usize)> {
         let name_end = self.identifier(i)?;
-        let name = PyStr::from_generalized_utf8(&self.0[i..name_end]);
+        let name = self.text(&self.0[i..name_end]);
         let mut i = self.expect(self.space(name_end), b'(')?;
         let mut args = Dict::default();
         loop {
@@ -358,10 +387,12 @@ impl<'t> Reader<'t> {
                 return Some(((name, Value::Dict(args)), i + 1));
             }
             let key_end = self.identifier(i)?;
-            let key = PyStr::from_generalized_utf8(&self.0[i..key_end]);
+            let key = self.text(&self.0[i..key_end]);
             let eq = self.expect(self.space(key_end), b'=')?;
             let (value, end) = self.value(eq, 0)?;
-            args.insert(key, value);
+            if self.2 {
+                args.insert(key, value);
+            }
             i = self.space(end);
             match self.byte(i)? {
                 b',' => i += 1,
@@ -393,18 +424,24 @@ impl<'t> Reader<'t> {
     /// `[a, b]` or `(a, b)` after its opener, as a list. Parentheses around one value and
     /// no comma are no tuple: `(1)` is `1`, as Python reads it (`(1,)` is a tuple).
     fn sequence(&self, mut i: usize, close: u8, depth: usize) -> Option<(Value, usize)> {
-        let mut items = Vec::new();
+        let (mut items, mut count) = (Vec::new(), 0);
         loop {
             i = self.space(i);
             if self.byte(i) == Some(close) {
                 return Some((Value::List(items), i + 1));
             }
             let (value, end) = self.value(i, depth)?;
-            items.push(value);
+            count += 1;
+            // Without building, the first item is still kept: `(x)` is `x`.
+            if self.2 || count == 1 {
+                items.push(value);
+            }
             i = self.space(end);
             match self.byte(i)? {
                 b',' => i += 1,
-                b')' if close == b')' && items.len() == 1 => return Some((items.pop()?, i + 1)),
+                b')' if close == b')' && count == 1 => {
+                    return Some((items.pop()?, i + 1));
+                }
                 c if c == close => return Some((Value::List(items), i + 1)),
                 _ => return None,
             }
@@ -424,7 +461,9 @@ impl<'t> Reader<'t> {
             };
             let colon = self.expect(self.space(key_end), b':')?;
             let (value, end) = self.value(colon, depth)?;
-            dict.insert(key, value);
+            if self.2 {
+                dict.insert(key, value);
+            }
             i = self.space(end);
             match self.byte(i)? {
                 b',' => i += 1,
@@ -457,7 +496,7 @@ impl<'t> Reader<'t> {
         self.touch(end);
         let literal = std::str::from_utf8(&self.0[i + sign..end]).ok()?;
         let negative = self.0[i] == b'-';
-        Some((number_value(literal, negative)?, end))
+        Some((number_value(literal, negative, self.2)?, end))
     }
 
     /// A string literal whose opening quote is at `i`.
@@ -483,10 +522,15 @@ impl<'t> Reader<'t> {
                 // An escape cut off by the end of the text is a cut-off string.
                 self.touch(j + 2);
                 j = escape(self.0, j, raw, &mut out)?;
+                if !self.2 {
+                    out = PyStr::new();
+                }
                 continue;
             }
             let (cp, len) = super::super::text::cp_at(self.0, j)?;
-            out.push(cp);
+            if self.2 {
+                out.push(cp);
+            }
             j += len;
         }
     }
@@ -522,8 +566,9 @@ impl<'t> Reader<'t> {
 }
 
 /// The value of a Python number literal (without its sign): an `int` when it is digits
-/// (with `_` between digits), else a `float` Python would read.
-fn number_value(literal: &str, negative: bool) -> Option<Value> {
+/// (with `_` between digits), else a `float` Python would read. Without `build`, `None`
+/// for either: only whether it reads counts.
+fn number_value(literal: &str, negative: bool, build: bool) -> Option<Value> {
     let valid_underscores = !literal.starts_with('_')
         && !literal.ends_with('_')
         && !literal.contains("__")
@@ -534,14 +579,23 @@ fn number_value(literal: &str, negative: bool) -> Option<Value> {
     if !valid_underscores {
         return None;
     }
-    let plain: String = literal.chars().filter(|&c| c != '_').collect();
-    let sign = if negative { "-" } else { "" };
+    let plain = match literal.contains('_') {
+        true => std::borrow::Cow::Owned(literal.chars().filter(|&c| c != '_').collect()),
+        false => std::borrow::Cow::Borrowed(literal),
+    };
     if plain.bytes().all(|b| b.is_ascii_digit()) {
         // Python rejects leading zeros on a non-zero integer (`007`).
         if plain.len() > 1 && plain.starts_with('0') && plain.bytes().any(|b| b != b'0') {
             return None;
         }
-        return PyInt::from_decimal(&format!("{sign}{plain}")).map(Value::Int);
+        if !build {
+            return Some(Value::None);
+        }
+        let int = match negative {
+            true => PyInt::from_decimal(&format!("-{plain}")),
+            false => PyInt::from_decimal(&plain),
+        };
+        return int.map(Value::Int);
     }
     let is_float_syntax = plain
         .bytes()
