@@ -6,7 +6,7 @@ use crate::choice::{Gen, Mode};
 use crate::json::{Json, JsonStyle};
 use crate::surrogates::joined;
 use crate::text::py_str_from_bytes;
-use toolfix::py::json::{DecodeLimits, dumps, loads, raw_decode};
+use toolfix::py::json::{DecodeLimits, dumps, loads, raw_check, raw_decode};
 
 /// The limits salvage decodes with (CPython's under `praisonai`, the documented bound
 /// under `strict`), and tiny ones that make the limit paths common.
@@ -84,9 +84,16 @@ fn stable(text: &[u8], limits: DecodeLimits) {
 }
 
 /// `raw_decode` at the code-point boundary `pos` ends within the text, after its start,
-/// and the span it read decodes to the same value on its own.
+/// and the span it read decodes to the same value on its own; `raw_check` there ends
+/// where it ends, or raises what it raises.
 fn raw_decode_in_bounds(text: &[u8], pos: usize, limits: DecodeLimits) {
-    let Ok((value, end)) = raw_decode(text, pos, limits) else {
+    let decoded = raw_decode(text, pos, limits);
+    assert_eq!(
+        raw_check(text, pos, limits),
+        decoded.as_ref().map(|(_, end)| *end).map_err(Clone::clone),
+        "raw_check and raw_decode disagree at {pos}"
+    );
+    let Ok((value, end)) = decoded else {
         return;
     };
     assert!(

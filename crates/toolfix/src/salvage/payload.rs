@@ -154,15 +154,29 @@ impl<'a> Payloads<'a> {
     /// written never runs (`docs/guarantees.md` G4).
     pub fn value_or_reach(&self, pos: usize) -> Result<(Value, usize), usize> {
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        json::raw_decode(self.text(), pos, limits).map_err(|error| self.reach(pos, error))
+    }
+
+    /// `value_or_reach` without building the value: where it ends, or how far it reaches.
+    pub fn check_or_reach(&self, pos: usize) -> Result<((), usize), usize> {
+        let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        match json::raw_check(self.text(), pos, limits) {
+            Ok(end) => Ok(((), end)),
+            Err(error) => Err(self.reach(pos, error)),
+        }
+    }
+
+    /// How far a payload at `pos` that raised `error` reaches.
+    fn reach(&self, pos: usize, error: DecodeError) -> usize {
         let len = self.text().len();
-        json::raw_decode(self.text(), pos, limits).map_err(|error| match error {
+        match error {
             // Cut short by the end of the text, it reaches the end (a streamed reply may
             // complete it: `tru` may become `true`).
             DecodeError::Syntax { pos: at, .. } if !error.may_be_cut_short(len) => {
                 at.clamp(pos, len)
             }
             _ => len,
-        })
+        }
     }
 
     /// `_name_and_args(data, allowed)`: the name is `data["name"]`, or `data["tool"]` when

@@ -333,17 +333,17 @@ impl Outermost {
 /// another (a token quoted in an argument) is that one's data, and neither begins nor
 /// ends a structure.
 fn structures(content: &[u8], tokens: &[Candidate], outermost: &Outermost) -> Vec<Range<usize>> {
-    let mut spans: Vec<Range<usize>> = tokens
-        .iter()
-        .map(|c| c.span.clone())
-        .filter(|s| outermost.around(s.start).is_none())
-        .collect();
-    spans.sort_by_key(|s| s.start);
+    let mut spans: Vec<Range<usize>> = tokens.iter().map(|c| c.span.clone()).collect();
+    spans.sort_unstable_by_key(|s| s.start);
     let mut out: Vec<Range<usize>> = Vec::new();
+    // Both run in text order: one pass over the outermost spans finds each one around.
+    let mut outer = outermost.0.iter().peekable();
     for span in spans {
-        let opens = dialect::TOKEN_OPENERS
-            .iter()
-            .any(|m| content[span.start..].starts_with(m.as_bytes()));
+        while outer.next_if(|o| o.end <= span.start).is_some() {}
+        if outer.peek().is_some_and(|o| o.start < span.start) {
+            continue;
+        }
+        let opens = dialect::opens_at(content, span.start);
         match out.last_mut() {
             Some(last) if !opens && last.end <= span.start => last.end = span.end,
             _ => out.push(span),

@@ -48,7 +48,26 @@ pub fn raw_decode(
     pos: usize,
     limits: DecodeLimits,
 ) -> Result<(Value, usize), DecodeError> {
-    Scanner { text, limits }.scan(pos)
+    Scanner {
+        text,
+        limits,
+        build: true,
+    }
+    .scan(pos)
+}
+
+/// `raw_decode` without building the value: where the value at `pos` ends, or the error
+/// `raw_decode` raises there, the same one. A reader that decodes many values before it
+/// knows whether it wants them (the elements of an array that may break at its end)
+/// checks first, and pays for no allocation when it does not.
+pub fn raw_check(text: &[u8], pos: usize, limits: DecodeLimits) -> Result<usize, DecodeError> {
+    Scanner {
+        text,
+        limits,
+        build: false,
+    }
+    .scan(pos)
+    .map(|(_, end)| end)
 }
 
 fn syntax(msg: &'static str, pos: usize) -> DecodeError {
@@ -109,6 +128,9 @@ enum Step {
 struct Scanner<'a> {
     text: &'a [u8],
     limits: DecodeLimits,
+    /// Whether values are built; without it every string, list and dict comes back empty
+    /// and every number `None`, and the errors are the same.
+    build: bool,
 }
 
 impl Scanner<'_> {
@@ -195,7 +217,9 @@ impl Scanner<'_> {
         mut end: usize,
     ) -> Result<Step, DecodeError> {
         while let Some(mut top) = open.pop() {
-            top.add(value);
+            if self.build {
+                top.add(value);
+            }
             let after = skip_whitespace(self.text, end);
             let delimiter = self.text.get(after);
             if delimiter == Some(&top.closer()) {
@@ -298,6 +322,7 @@ impl Scanner<'_> {
     fn int(&self, literal: &str, digits: usize) -> Result<Option<Value>, DecodeError> {
         match self.limits.int_max_str_digits {
             Some(max) if digits > max => Err(DecodeError::IntTooLong { digits }),
+            _ if !self.build => Ok(Some(Value::None)),
             _ => Ok(PyInt::from_decimal(literal).map(Value::Int)),
         }
     }
@@ -318,7 +343,9 @@ impl Scanner<'_> {
             let Some(&delimiter) = rest.get(stop) else {
                 return Err(syntax(UNTERMINATED, begin));
             };
-            push_raw(&mut out, chunk);
+            if self.build {
+                push_raw(&mut out, chunk);
+            }
             pos += stop;
             if delimiter == b'"' {
                 return Ok((out, pos + 1));
@@ -742,6 +769,41 @@ mod tests {
     }
 
     /// `raw_decode(s, pos)`: `(text, byte pos, outcome)`, printed by CPython 3.11.7.
+    /// `raw_check` ends where `raw_decode` ends and raises what it raises, on values and
+    /// on every kind of error, under tight limits too.
+    #[test]
+    fn raw_check_agrees_with_raw_decode() {
+        let texts = [
+            r#"{"a": [1, 2.5, "x\u00e9\ud83d\ude00", true, null], "b": {}} tail"#,
+            r#"[{"name": "a", "arguments": {"x": "y"}}, "#,
+            r#"{"a": "unterminated"#,
+            r#"{"a" 1}"#,
+            r#"[1, 2 3]"#,
+            r#"{"a": "bad \q escape"}"#,
+            r#"{"a": "\u12"}"#,
+            "[\"control \u{1} char\"]",
+            "[[[[[[[[1]]]]]]]]",
+            "[[[[[[[[1, }]]]]]]]",
+            "12345678901234567890",
+            "-Infinity NaN",
+            "",
+        ];
+        let tight = DecodeLimits {
+            max_depth: 3,
+            int_max_str_digits: Some(5),
+        };
+        for limits in [LIMITS, tight] {
+            for text in texts {
+                let decoded = raw_decode(text.as_bytes(), 0, limits);
+                assert_eq!(
+                    raw_check(text.as_bytes(), 0, limits),
+                    decoded.map(|(_, end)| end),
+                    "{text:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn raw_decode_ends() {
         let cases: &[(&str, usize, &str)] = &[

@@ -20,7 +20,7 @@ use super::INT_MAX_STR_DIGITS;
 use super::exception::PyException;
 use super::pystr::PyStr;
 
-pub use decode::{loads, raw_decode};
+pub use decode::{loads, raw_check, raw_decode};
 pub use encode::dumps;
 
 /// Limits the decoder enforces, standing for CPython's interpreter limits.

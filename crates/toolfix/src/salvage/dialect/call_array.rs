@@ -85,7 +85,23 @@ type Element = (Value, Range<usize>);
 /// The elements of the JSON array whose first element (or `]`) is at or after `at`, each
 /// with its span, and the end of the array; when it is not a well-formed array, how far
 /// what was written of it reaches.
-fn elements(payloads: &Payloads<'_>, mut at: usize) -> Result<(Vec<Element>, usize), usize> {
+///
+/// The array is read once checking syntax only, then again building its elements: one
+/// that breaks at its end (a reply cut off after thousands of calls) costs a pass that
+/// allocates nothing.
+fn elements(payloads: &Payloads<'_>, at: usize) -> Result<(Vec<Element>, usize), usize> {
+    each_element(payloads, at, |at| payloads.check_or_reach(at))?;
+    each_element(payloads, at, |at| payloads.value_or_reach(at))
+}
+
+/// The elements `read` reads from `at` on, each with its span, and the end of the array,
+/// or how far what was written of it reaches.
+#[allow(clippy::type_complexity)]
+fn each_element<T>(
+    payloads: &Payloads<'_>,
+    mut at: usize,
+    read: impl Fn(usize) -> Result<(T, usize), usize>,
+) -> Result<(Vec<(T, Range<usize>)>, usize), usize> {
     let text = payloads.text();
     let mut items = Vec::new();
     at = json_space(text, at);
@@ -93,7 +109,7 @@ fn elements(payloads: &Payloads<'_>, mut at: usize) -> Result<(Vec<Element>, usi
         return Ok((items, at + 1));
     }
     loop {
-        let (value, end) = payloads.value_or_reach(at)?;
+        let (value, end) = read(at)?;
         items.push((value, at..end));
         at = json_space(text, end);
         match text.get(at) {

@@ -219,6 +219,17 @@ pub(super) const TOKEN_OPENERS: [&str; 20] = [
     "<|constrain|>",
 ];
 
+/// Whether one of `TOKEN_OPENERS` begins at `at` of `text`. Each is compared only when
+/// its first byte is there, which a long run of candidates checks cheaply.
+pub(super) fn opens_at(text: &[u8], at: usize) -> bool {
+    let rest = &text[at..];
+    rest.first().is_some_and(|&first| {
+        TOKEN_OPENERS
+            .iter()
+            .any(|m| m.as_bytes()[0] == first && rest.starts_with(m.as_bytes()))
+    })
+}
+
 /// Every token dialect's candidates over the text as written, unordered.
 pub(super) fn scan_tokens(payloads: &Payloads<'_>) -> Vec<Candidate> {
     let mut candidates = Vec::new();
