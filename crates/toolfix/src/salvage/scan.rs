@@ -18,7 +18,9 @@
 //! 5. a token span that starts inside one of their candidates is quoted data, not a call
 //!    (a string argument holding `<｜tool▁call▁begin｜>`), and one that starts inside
 //!    reasoning is a draft: if one was kept out of fence masking, steps 2 to 4 run again
-//!    without it (`quoted`, `in_reasoning`);
+//!    without it (`quoted`, `in_reasoning`); they run again too when a token span reaches
+//!    further with reasoning masked (its first closer was written while thinking), so
+//!    fences are found around the spans as they are read, whatever text comes later;
 //! 6. `span::select` orders all candidates and applies the starts-inside rule.
 //!
 //! Every step is linear: each scans the text a fixed number of times (at most `ROUNDS`).
@@ -98,6 +100,9 @@ pub fn scanned(
         profile,
     ));
     let mut opaque = disjoint(raw.as_ref().map_or(&[][..], |(t, _)| t));
+    // What an earlier round read decided what the next one masks: a structure still open
+    // in any round may yet change the answer.
+    let mut open_before = None;
     for round in 1..=ROUNDS {
         let raw = raw
             .take()
@@ -105,12 +110,19 @@ pub fn scanned(
         let pass = pass(content, beginning, tools, profile, raw, &opaque)?;
         let drafted = in_reasoning(&pass.reasoning, &opaque);
         let quoted_now = quoted(&pass.embedded, &opaque);
-        if (drafted.is_empty() && quoted_now.is_empty()) || round == ROUNDS {
-            return Ok(pass.scanned);
+        // With reasoning masked, a token span may reach further (its closer was written
+        // while thinking): the fences must be found around the spans as they are read.
+        let spans_moved =
+            round == 1 && !pass.reasoning.is_empty() && pass.outside_reasoning != opaque;
+        if (drafted.is_empty() && quoted_now.is_empty() && !spans_moved) || round == ROUNDS {
+            let mut scanned = pass.scanned;
+            scanned.open = earliest([scanned.open, open_before]);
+            return Ok(scanned);
         }
+        open_before = earliest([open_before, pass.scanned.open]);
         opaque = match round {
             1 => {
-                let mut kept = if drafted.is_empty() {
+                let mut kept = if pass.reasoning.is_empty() {
                     opaque
                 } else {
                     pass.outside_reasoning
@@ -254,7 +266,7 @@ fn pass(
 
 /// How many times fences may be found: with every token span opaque; again without the
 /// spans that are not calls (quoted inside an embedded candidate, or written in
-/// reasoning); and, if that still leaves some (the new fences changed what the embedded
+/// reasoning) and with the spans as reasoning masked reads them; and, if that still leaves some (the new fences changed what the embedded
 /// dialects match, or what is reasoning), with none opaque.
 const ROUNDS: usize = 3;
 

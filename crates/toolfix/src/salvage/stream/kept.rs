@@ -183,7 +183,8 @@ impl Kept {
         show(false, &self.text[self.shown..limit], on);
         self.shown = limit;
         // A structure that holds several calls is read from its opening marker: keep it
-        // whole until all of it is settled.
+        // whole until all of it is settled. A settled candidate may end inside a fence
+        // that opened in its span and is still open: keep the fence's opening too.
         let keep_from = scanned
             .structures
             .iter()
@@ -191,6 +192,7 @@ impl Kept {
             .map(|r| r.start)
             .min()
             .unwrap_or(limit);
+        let keep_from = outside_hidden(keep_from, &scanned.hidden);
         self.forget(keep_from, scanned.think_marker);
     }
 
