@@ -131,6 +131,9 @@ fn decode(text: &[u8], profile: Profile) -> Result<Option<Vec<Value>>, DecodeErr
     if at == text.len() {
         return Ok(entries_of(first));
     }
+    // A sequence is checked before the rest of it is built: one cut off after thousands
+    // of calls fails without building them.
+    check_rest(text, at, matches!(first, Value::Dict(_)), limits)?;
     let mut objects = vec![first];
     while at < text.len() {
         let (next, end) = json::raw_decode(text, at, limits)?;
@@ -139,6 +142,28 @@ fn decode(text: &[u8], profile: Profile) -> Result<Option<Vec<Value>>, DecodeErr
     }
     match objects.iter().all(|o| matches!(o, Value::Dict(_))) {
         true => Ok(Some(objects)),
+        false => Err(DecodeError::Syntax {
+            msg: "Extra data",
+            pos: at,
+        }),
+    }
+}
+
+/// `decode`'s reading of a sequence from `at` on, checking syntax only: the error it
+/// would return, if any. A value is an object when it starts with `{`.
+fn check_rest(
+    text: &[u8],
+    mut at: usize,
+    first_is_object: bool,
+    limits: json::DecodeLimits,
+) -> Result<(), DecodeError> {
+    let mut all_objects = first_is_object;
+    while at < text.len() {
+        all_objects &= text[at] == b'{';
+        at = skip_separator(text, json::raw_check(text, at, limits)?);
+    }
+    match all_objects {
+        true => Ok(()),
         false => Err(DecodeError::Syntax {
             msg: "Extra data",
             pos: at,
