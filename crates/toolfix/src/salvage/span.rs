@@ -14,11 +14,14 @@ pub struct Found {
 
 /// One dialect match over the masked text: accepted (`found`) or rejected but still
 /// reserving its span, so nothing quoted inside it can run.
+///
+/// What was found is boxed: a reply can hold a hundred thousand candidates, most of them
+/// rejected, and a small candidate keeps their vectors (sorted, merged, selected) small.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
     pub span: Range<usize>,
     pub dialect: Dialect,
-    pub found: Option<Found>,
+    pub found: Option<Box<Found>>,
 }
 
 /// The accepted candidates in text order, after dropping every candidate that starts
@@ -37,7 +40,7 @@ pub fn select(mut candidates: Vec<Candidate>) -> Vec<(Range<usize>, Dialect, Fou
         }
         consumed = candidate.span.end;
         if let Some(found) = candidate.found {
-            kept.push((candidate.span, candidate.dialect, found));
+            kept.push((candidate.span, candidate.dialect, *found));
         }
     }
     kept
@@ -51,9 +54,11 @@ mod tests {
         Candidate {
             span,
             dialect: Dialect::ToolCall,
-            found: name.map(|n| Found {
-                name: PyStr::from(n),
-                args: Value::None,
+            found: name.map(|n| {
+                Box::new(Found {
+                    name: PyStr::from(n),
+                    args: Value::None,
+                })
             }),
         }
     }

@@ -73,7 +73,7 @@ pub fn read(
         .map(|(k, (item, span))| Candidate {
             span: if k == 0 { start } else { span.start }..if k == last { end } else { span.end },
             dialect,
-            found: call_object(payloads, item),
+            found: call_object(payloads, item).map(Box::new),
         })
         .collect();
     Ok((candidates, end))

@@ -94,7 +94,7 @@ pub fn scan_named_payloads(
         out.push(Candidate {
             span: m.span,
             dialect,
-            found,
+            found: found.map(Box::new),
         });
     }
     Ok(())

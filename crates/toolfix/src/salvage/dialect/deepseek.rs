@@ -77,7 +77,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         out.push(Candidate {
             span: begin..end,
             dialect: Dialect::DeepSeek,
-            found,
+            found: found.map(Box::new),
         });
     }
     invoke::scan(payloads, &DSML, out);

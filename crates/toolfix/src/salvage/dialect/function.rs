@@ -44,7 +44,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
         out.push(Candidate {
             span: m.span,
             dialect: Dialect::Function,
-            found,
+            found: found.map(Box::new),
         });
     }
     Ok(())

@@ -64,7 +64,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
             out.push(Candidate {
                 span,
                 dialect: Dialect::Gemma,
-                found,
+                found: found.map(Box::new),
             });
         }
     }

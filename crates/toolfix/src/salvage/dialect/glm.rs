@@ -71,7 +71,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         out.push(Candidate {
             span: open..end,
             dialect: Dialect::Glm,
-            found,
+            found: found.map(Box::new),
         });
     }
 }

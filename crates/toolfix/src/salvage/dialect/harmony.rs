@@ -87,7 +87,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         out.push(Candidate {
             span: start..end,
             dialect: Dialect::Harmony,
-            found,
+            found: found.map(Box::new),
         });
         resume = end;
     }

@@ -171,7 +171,7 @@ fn push_calls(calls: Vec<Call>, section: Range<usize>, dialect: Dialect, out: &m
         out.push(Candidate {
             span: start..end,
             dialect,
-            found,
+            found: found.map(Box::new),
         });
     }
 }

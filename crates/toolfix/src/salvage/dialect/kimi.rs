@@ -42,7 +42,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         out.push(Candidate {
             span,
             dialect: Dialect::Kimi,
-            found,
+            found: found.map(Box::new),
         });
     }
 }

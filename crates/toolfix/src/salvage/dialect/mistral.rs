@@ -108,7 +108,7 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Can
         out.push(Candidate {
             span: call_start..end,
             dialect: Dialect::Mistral,
-            found,
+            found: found.map(Box::new),
         });
         at = skip_space(text, end);
         if at == text.len() {

@@ -99,7 +99,7 @@ pub fn tagged_objects(
                 span.end
             },
             dialect: Dialect::Phi4,
-            found: call_array::call_object(payloads, value),
+            found: call_array::call_object(payloads, value).map(Box::new),
         });
     }
     close_end

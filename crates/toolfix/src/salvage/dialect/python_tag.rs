@@ -59,7 +59,9 @@ fn candidate(payloads: &Payloads<'_>, span: Range<usize>, value: Option<Value>) 
     Candidate {
         span,
         dialect: Dialect::PythonTag,
-        found: value.and_then(|data| payloads.name_and_args(data)),
+        found: value
+            .and_then(|data| payloads.name_and_args(data))
+            .map(Box::new),
     }
 }
 

@@ -244,7 +244,10 @@ fn push_calls(
         out.push(Candidate {
             span: from..to,
             dialect: Dialect::Pythonic,
-            found: payloads.allows(&name).then_some(Found { name, args }),
+            found: payloads
+                .allows(&name)
+                .then_some(Found { name, args })
+                .map(Box::new),
         });
     }
 }

@@ -74,7 +74,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         out.push(Candidate {
             span,
             dialect: Dialect::QwenXml,
-            found,
+            found: found.map(Box::new),
         });
     }
 }

@@ -41,7 +41,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
             out.push(Candidate {
                 span: start..end,
                 dialect: Dialect::React,
-                found,
+                found: found.map(Box::new),
             });
         }
     }
