@@ -241,6 +241,7 @@ fn pass(
     let structures = structures(content, &tokens, &outermost);
     let near_end = markers_near_end(content, &outermost.0, &hidden);
     candidates.append(&mut tokens);
+    let quoted_reaching_past = outermost.reached_past(&candidates, content.len());
     let scanned = Scanned {
         first_start: earliest([first, first_start(&candidates)]),
         candidates,
@@ -251,6 +252,7 @@ fn pass(
             early_open_before,
             tokens_open,
             near_end,
+            quoted_reaching_past,
         ]),
         hidden,
         think_marker,
@@ -334,6 +336,21 @@ impl Outermost {
     fn around(&self, at: usize) -> Option<&Range<usize>> {
         let before = self.0.partition_point(|s| s.start < at);
         self.0[..before].last().filter(|s| at < s.end)
+    }
+
+    /// The earliest outermost span that a candidate quoted inside it reaches past (a
+    /// block whose closer comes after the span), or may yet (one that reaches the end of
+    /// the text, `len`): what follows the span is read with that block open, so a stream
+    /// must keep the span's text, and settle nothing from it, until the end decides.
+    fn reached_past(&self, candidates: &[Candidate], len: usize) -> Option<usize> {
+        candidates
+            .iter()
+            .filter_map(|c| {
+                self.around(c.span.start)
+                    .filter(|o| c.span.end > o.end || c.span.end == len)
+            })
+            .map(|o| o.start)
+            .min()
     }
 }
 

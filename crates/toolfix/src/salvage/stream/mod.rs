@@ -454,6 +454,20 @@ mod tests {
         every_cut(reply, false);
     }
 
+    /// Found by the `stream` fuzz target: a Qwen3 XML opener quoted in a `<tool_call>`
+    /// payload pairs with the only `</function>`, after the payload; batch salvage drops
+    /// that block as quoted data, and the `<function=…>` inside it is no call. A stream
+    /// that settled the payload forgot the quoted opener, and paired the closer with the
+    /// later opener instead. A candidate that a block quoted in it reaches past (or may)
+    /// is now held, with its text, until the end decides.
+    #[test]
+    fn a_block_quoted_in_a_settled_candidate_keeps_its_opener() {
+        every_cut(
+            "<tool_call>{<function=w><parameter=<think></think>}</tool_call><function=lookup2></function>",
+            false,
+        );
+    }
+
     #[test]
     fn the_window_after_held_bytes_ends_on_a_code_point() {
         let reply = format!("the act {}a\u{e9} and more", "x".repeat(29));
