@@ -198,7 +198,8 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// No recovered span starts inside another call's span. Whole-content calls share the
-/// whole content as their span and come alone.
+/// whole content as their span and come alone; the calls of a leading pythonic list
+/// share the list's span, and the calls of the text after it follow.
 pub fn no_span_starts_inside_another(calls: &[Call]) -> Result<(), Violation> {
     let whole_dialect = calls
         .iter()
@@ -211,9 +212,11 @@ pub fn no_span_starts_inside_another(calls: &[Call]) -> Result<(), Violation> {
     if whole_dialect && calls.len() > 1 {
         return Err("whole-content calls are mixed with embedded ones".to_owned());
     }
+    let shared_list_span =
+        |w: &[Call]| w[0].span() == w[1].span() && w[0].dialect() == Dialect::Pythonic;
     match calls
         .windows(2)
-        .find(|w| w[1].span().start < w[0].span().end)
+        .find(|w| w[1].span().start < w[0].span().end && !shared_list_span(w))
     {
         Some(w) => Err(format!(
             "{} starts inside {}",
