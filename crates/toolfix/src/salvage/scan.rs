@@ -120,10 +120,11 @@ pub fn scanned(
             return Ok(scanned);
         }
         open_before = earliest([open_before, pass.scanned.open]);
+        let previous = std::mem::take(&mut opaque);
         opaque = match round {
             1 => {
                 let mut kept = if pass.reasoning.is_empty() {
-                    opaque
+                    previous.clone()
                 } else {
                     pass.outside_reasoning
                 };
@@ -139,8 +140,32 @@ pub fn scanned(
             }
             _ => Vec::new(),
         };
+        open_before = earliest([open_before, rounds_differ_from(content, &previous, &opaque)]);
     }
     unreachable!("the last round returns")
+}
+
+/// Where a round that keeps `next` out of fence masking, after one that kept `previous`,
+/// may read the text differently: from the first span in one and not the other, when a
+/// fence mark comes after it (fences are paired from the start of the text, and only
+/// they depend on what is kept out of masking). The text before reads the same in every
+/// round; a stream settles nothing after it until the end decides.
+fn rounds_differ_from(
+    content: &[u8],
+    previous: &[Range<usize>],
+    next: &[Range<usize>],
+) -> Option<usize> {
+    let only_in = |a: &[Range<usize>], b: &[Range<usize>]| {
+        a.iter()
+            .find(|r| b.binary_search_by_key(&r.start, |s| s.start).is_err())
+            .map(|r| r.start)
+    };
+    let from = earliest([only_in(previous, next), only_in(next, previous)])?;
+    let rest = &content[from..];
+    let fenced = [b"```", b"~~~"]
+        .iter()
+        .any(|mark| memchr::memmem::find(rest, *mark).is_some());
+    fenced.then_some(from)
 }
 
 /// One pass of the scan with `opaque` kept out of fence masking.
