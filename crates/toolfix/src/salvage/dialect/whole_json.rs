@@ -94,13 +94,19 @@ pub fn recover(
 /// Whether more text could still make `text` (stripped at the start) a whole-content JSON
 /// payload under `profile`: its decode has not failed, or failed only because the text
 /// ended (`DecodeError::may_be_cut_short`). A complete payload can still be followed by
-/// more text, so this is true of it too.
+/// more text, so this is true of it too. Under `strict` and `portable` a payload too deep
+/// to read reserves the whole reply (`recover`), whatever follows: true of it as well.
 pub fn may_become_whole(text: &[u8], profile: Profile) -> bool {
     let limits = profile.json_limits(JsonSite::WholeContent);
     let mut at = 0;
     loop {
-        match json::raw_decode(text, at, limits) {
-            Ok((_, end)) => {
+        match json::raw_check(text, at, limits) {
+            Err(DecodeError::TooDeep { .. } | DecodeError::RecursionInRaise { .. })
+                if !profile.is_faithful() =>
+            {
+                return true;
+            }
+            Ok(end) => {
                 let next = match profile.is_faithful() {
                     true => json_space(text, end),
                     false => skip_separator(text, end),

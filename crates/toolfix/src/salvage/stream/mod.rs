@@ -468,6 +468,25 @@ mod tests {
         );
     }
 
+    /// Found by the `stream` fuzz target: under `strict` and `portable` a whole-content
+    /// payload too deep to read reserves the whole reply, but the stream, told the payload
+    /// could not become whole, scanned it as text and ran a Mistral call quoted in one of
+    /// its strings.
+    #[test]
+    fn a_whole_payload_too_deep_to_read_reserves_the_stream_too() {
+        let depth = crate::profile::STRICT_MAX_DEPTH + 1;
+        let reply = format!(
+            "{{\"tool\": \"a\", \"parameters\": {{\"q\": \"[TOOL_CALLS]get_weather[ARGS]{{}}\", \"d\": {}1{}}}}}",
+            "[".repeat(depth),
+            "]".repeat(depth),
+        );
+        for profile in Profile::ALL {
+            for cut in [1, 60, reply.len() / 2, reply.len() - 1] {
+                compare(&reply, &[cut], profile);
+            }
+        }
+    }
+
     #[test]
     fn the_window_after_held_bytes_ends_on_a_code_point() {
         let reply = format!("the act {}a\u{e9} and more", "x".repeat(29));
