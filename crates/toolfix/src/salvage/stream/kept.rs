@@ -260,38 +260,42 @@ impl Kept {
 
     /// Whether the kept text may still become a whole-content payload (or, under
     /// `strict` and `portable`, one after the reasoning it begins with), which only the end
-    /// of the reply decides.
+    /// of the reply decides. Batch salvage reads the whole reply as a payload first, and
+    /// after leading reasoning only when that fails (`whole_content_path`), so both are
+    /// asked: a list of calls before an unopened `</think>` is still a whole reply.
     fn may_be_whole_content(&self, request: &Request<'_>) -> bool {
         let text = &self.text[..];
-        let mut from = match self.beginning.whole_content {
-            true => Some(0),
-            false => None,
-        };
-        if !request.profile.is_faithful() {
-            if let Some(first) = leading_reasoning(text, self.beginning) {
-                if first.end == text.len() {
-                    return true;
-                }
-                from = Some(first.end);
-            }
-        }
-        let Some(from) = from else {
-            return false;
-        };
-        let rest = &text[from..];
-        let start = first_non_space(rest);
-        let Some(&first) = rest.get(start) else {
+        let profile = request.profile;
+        if self.beginning.whole_content && may_become_payload(text, profile) {
             return true;
-        };
-        let rest = &rest[start..];
-        match first {
-            b'{' => whole_json::may_become_whole(rest, request.profile),
-            b'[' => {
-                whole_json::may_become_whole(rest, request.profile)
-                    || (!request.profile.is_faithful() && pythonic::may_become_whole(rest))
-            }
-            _ => false,
         }
+        if profile.is_faithful() {
+            return false;
+        }
+        match leading_reasoning(text, self.beginning) {
+            Some(first) => {
+                first.end == text.len() || may_become_payload(&text[first.end..], profile)
+            }
+            None => false,
+        }
+    }
+}
+
+/// Whether `text`, after the whitespace it begins with, may still become a whole-content
+/// payload: JSON, or under `strict` and `portable` a pythonic list.
+fn may_become_payload(text: &[u8], profile: crate::Profile) -> bool {
+    let start = first_non_space(text);
+    let Some(&first) = text.get(start) else {
+        return true;
+    };
+    let rest = &text[start..];
+    match first {
+        b'{' => whole_json::may_become_whole(rest, profile),
+        b'[' => {
+            whole_json::may_become_whole(rest, profile)
+                || (!profile.is_faithful() && pythonic::may_become_whole(rest))
+        }
+        _ => false,
     }
 }
 

@@ -487,6 +487,18 @@ mod tests {
         }
     }
 
+    /// Found by the `stream` fuzz target: batch salvage reads the whole reply as a
+    /// payload first, and after leading reasoning only when that fails, so a pythonic list
+    /// of calls before an unopened `</think>` is a whole reply under `strict`; the stream
+    /// asked only after the reasoning, and lost the list's call.
+    #[test]
+    fn a_whole_reply_list_before_an_unopened_think_close_is_still_whole() {
+        every_cut(
+            "[get_weather(city=\"Ghent\")]\nthen.\n</think>\n\n<tool_call>{\"name\": \"search\", \"arguments\": {}}</tool_call>",
+            false,
+        );
+    }
+
     #[test]
     fn the_window_after_held_bytes_ends_on_a_code_point() {
         let reply = format!("the act {}a\u{e9} and more", "x".repeat(29));
