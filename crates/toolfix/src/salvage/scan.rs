@@ -145,6 +145,23 @@ pub fn scanned(
     unreachable!("the last round returns")
 }
 
+/// The earliest token span that holds a fence mark. A later round of the scan may keep
+/// no span out of fence masking (`ROUNDS`), and then that mark pairs with the marks after
+/// it, which changes how all the text after it reads: a stream settles nothing from it
+/// until the end decides.
+fn fence_mark_inside(content: &[u8], tokens: &[Candidate]) -> Option<usize> {
+    tokens
+        .iter()
+        .filter(|c| {
+            let span = &content[c.span.clone()];
+            [b"```", b"~~~"]
+                .iter()
+                .any(|mark| memchr::memmem::find(span, *mark).is_some())
+        })
+        .map(|c| c.span.start)
+        .min()
+}
+
 /// Where a round that keeps `next` out of fence masking, after one that kept `previous`,
 /// may read the text differently: from the first span in one and not the other, when a
 /// fence mark comes after it (fences are paired from the start of the text, and only
@@ -265,6 +282,7 @@ fn pass(
     ]);
     let structures = structures(content, &tokens, &outermost);
     let near_end = markers_near_end(content, &outermost.0, &hidden);
+    let fence_inside = fence_mark_inside(content, &tokens);
     candidates.append(&mut tokens);
     let quoted_reaching_past = outermost.reached_past(&candidates, content.len());
     let scanned = Scanned {
@@ -278,6 +296,7 @@ fn pass(
             tokens_open,
             near_end,
             quoted_reaching_past,
+            fence_inside,
         ]),
         hidden,
         think_marker,

@@ -499,6 +499,23 @@ mod tests {
         );
     }
 
+    /// Found by the `stream` fuzz target: a fence mark inside a Qwen3 XML block is
+    /// masked while the scan keeps the block out of fence masking, but a later round that
+    /// keeps nothing out (here set off by text that came last) pairs it with the marks
+    /// after it, which moved reasoning and let a Mistral call out of it; the stream had
+    /// forgotten the block. A token span holding a fence mark now holds the stream.
+    #[test]
+    fn a_fence_mark_inside_a_token_span_holds_the_stream() {
+        let r = "</think><function=r><parameter=```</function><think>```\n```<function=r><parameter=```[TOOL_CALLS]get_weather[CALL_ID]e[ARGS]{\"\":\"\"}</think><function=e><parameter=";
+        compare(
+            r,
+            &[
+                5, 24, 27, 36, 40, 56, 71, 87, 100, 107, 111, 127, 128, 141, 155,
+            ],
+            Profile::Strict,
+        );
+    }
+
     #[test]
     fn the_window_after_held_bytes_ends_on_a_code_point() {
         let reply = format!("the act {}a\u{e9} and more", "x".repeat(29));
