@@ -560,11 +560,18 @@ impl BlockWriter<'_> {
                         self.out.push_str(arg.key);
                         self.out.push('>');
                         let value = self.text_value(arg);
-                        if newlines {
+                        // The reader trims one newline (or CRLF) at each end of a value: one
+                        // that begins or ends with a newline is written with the newlines
+                        // around it, or that newline would be read as framing.
+                        let frame = newlines
+                            || value.starts_with('\n')
+                            || value.starts_with("\r\n")
+                            || value.ends_with('\n');
+                        if frame {
                             self.out.push('\n');
                         }
                         self.out.push_str(&value);
-                        if newlines {
+                        if frame {
                             self.out.push('\n');
                         }
                         self.out.push_str("</parameter>\n");
