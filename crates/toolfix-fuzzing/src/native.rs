@@ -399,7 +399,7 @@ impl NativeCall {
                 for arg in args {
                     let written = arg.text();
                     let read = match form {
-                        Form::QwenXml { newlines: true, .. } => {
+                        Form::QwenXml { newlines, .. } if newlines || framed(&written) => {
                             one_newline_off(&format!("\n{written}\n")).to_owned()
                         }
                         Form::QwenXml { .. } => one_newline_off(&written).to_owned(),
@@ -563,10 +563,7 @@ impl BlockWriter<'_> {
                         // The reader trims one newline (or CRLF) at each end of a value: one
                         // that begins or ends with a newline is written with the newlines
                         // around it, or that newline would be read as framing.
-                        let frame = newlines
-                            || value.starts_with('\n')
-                            || value.starts_with("\r\n")
-                            || value.ends_with('\n');
+                        let frame = newlines || framed(&value);
                         if frame {
                             self.out.push('\n');
                         }
@@ -979,6 +976,12 @@ fn text(call: &NativeCall) -> &[TextArg] {
         Args::Text(args) => args,
         Args::Value(_) => &[],
     }
+}
+
+/// Whether a Qwen3 XML value must be written between newlines even when the block does
+/// not frame its values: it begins or ends with a newline, which the reader would trim.
+fn framed(value: &str) -> bool {
+    value.starts_with('\n') || value.starts_with("\r\n") || value.ends_with('\n')
 }
 
 /// `value` without one leading and one trailing `\n` (or `\r\n`), the Qwen3 XML rule.
