@@ -62,6 +62,15 @@ pub fn fenced_ranges_around(text: &[u8], opaque: &[Range<usize>]) -> Vec<Range<u
     ranges
 }
 
+/// Whether `text` holds a fence mark (```` ``` ```` or `~~~`) anywhere: the scan asks it
+/// of a token span, or of the text after one, to know whether pairing fences there could
+/// read differently in another round.
+pub fn holds_mark(text: &[u8]) -> bool {
+    [b"```", b"~~~"]
+        .iter()
+        .any(|mark| memchr::memmem::find(text, *mark).is_some())
+}
+
 /// The start of the last of `ranges` (the fenced ranges of `text`) when it is still open
 /// at the end of the text: no closing run came, so more text could close it.
 pub fn unclosed(text: &[u8], ranges: &[Range<usize>]) -> Option<usize> {

@@ -152,12 +152,7 @@ pub fn scanned(
 fn fence_mark_inside(content: &[u8], tokens: &[Candidate]) -> Option<usize> {
     tokens
         .iter()
-        .filter(|c| {
-            let span = &content[c.span.clone()];
-            [b"```", b"~~~"]
-                .iter()
-                .any(|mark| memchr::memmem::find(span, *mark).is_some())
-        })
+        .filter(|c| fence::holds_mark(&content[c.span.clone()]))
         .map(|c| c.span.start)
         .min()
 }
@@ -179,10 +174,7 @@ fn rounds_differ_from(
     };
     let from = earliest([only_in(previous, next), only_in(next, previous)])?;
     let rest = &content[from..];
-    let fenced = [b"```", b"~~~"]
-        .iter()
-        .any(|mark| memchr::memmem::find(rest, *mark).is_some());
-    fenced.then_some(from)
+    fence::holds_mark(rest).then_some(from)
 }
 
 /// One pass of the scan with `opaque` kept out of fence masking.
