@@ -191,7 +191,8 @@ impl Kept {
             .filter(|r| r.start < limit && limit < r.end)
             .map(|r| r.start)
             .min()
-            .unwrap_or(limit);
+            .unwrap_or(limit)
+            .min(open_from(&scanned));
         let keep_from = outside_hidden(keep_from, &scanned.hidden);
         self.forget(keep_from, scanned.think_marker);
     }
@@ -362,6 +363,24 @@ fn outside_hidden(at: usize, hidden: &[std::ops::Range<usize>]) -> usize {
         .iter()
         .find(|r| r.start < at && at < r.end)
         .map_or(at, |r| r.start)
+}
+
+/// Where the earliest open structure begins, or the candidate it lies inside when one
+/// does (`usize::MAX` when nothing is open). Text already shown may hold it: a settled
+/// candidate shadows what it quotes, but a structure quoted in it still reads on (a
+/// `<tool_call>` quoted in a Qwen3 XML block pairs with the next `</tool_call>`, so an
+/// opener between them opens nothing). Kept from there, the next look reads that
+/// pairing, and what the candidate shadows, as batch salvage does.
+fn open_from(scanned: &Scanned) -> usize {
+    let Some(open) = scanned.open else {
+        return usize::MAX;
+    };
+    scanned
+        .candidates
+        .iter()
+        .filter(|c| c.span.start < open && open < c.span.end)
+        .map(|c| c.span.start)
+        .fold(open, usize::min)
 }
 
 /// The end of the last hidden range that is closed, before the earliest open structure.

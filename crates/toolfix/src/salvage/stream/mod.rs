@@ -383,6 +383,21 @@ mod tests {
         }
     }
 
+    /// Found by the `stream` fuzz target: a `<tool_call>` quoted in a rejected Qwen3 XML
+    /// block pairs with the next `</tool_call>`, so the `<tool_call>` between them opens
+    /// nothing and the Llama call after it runs. The stream settled the block, then forgot
+    /// it with the quoted opener (the earliest open structure, inside text already shown),
+    /// and paired the later opener instead, whose rejected block hid the call.
+    #[test]
+    fn an_opener_quoted_in_a_settled_block_still_pairs_with_the_next_closer() {
+        let reply = concat!(
+            "</think>\n<function=g><parameter=<tool_call>{</function>",
+            "<tool_call>{<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {}}}",
+            "</tool_call> and after",
+        );
+        every_cut(reply, false);
+    }
+
     /// Found by the `stream` fuzz target: a Kimi opener quoted in the first invoke of a
     /// MiniMax section, unclosed, began a structure of its own that the next invoke was
     /// counted in; dropped as quoted data, it left that invoke a structure of its own, so
