@@ -47,14 +47,44 @@ pub fn reasoning_ranges(
     fenced: &[Range<usize>],
     beginning: Beginning,
 ) -> Vec<Range<usize>> {
+    reasoning(text, fenced, beginning).ranges
+}
+
+/// The reasoning of a text: its ranges, and whether one runs to the end of the text
+/// because its closer was not written.
+pub struct Reasoning {
+    /// Sorted and disjoint.
+    pub ranges: Vec<Range<usize>>,
+    /// Whether a block runs to the end unclosed: each block closes only with its own
+    /// closer, so `<think>…<|call|>` is still open though it ends with a Harmony closer.
+    pub open_at_end: bool,
+}
+
+impl Reasoning {
+    /// The start of the last range when a block in it is still open at the end of the
+    /// text, its closer not yet written.
+    pub fn unclosed(&self) -> Option<usize> {
+        self.ranges
+            .last()
+            .filter(|_| self.open_at_end)
+            .map(|r| r.start)
+    }
+}
+
+/// `reasoning_ranges`, and whether a block is still open at the end.
+pub fn reasoning(text: &[u8], fenced: &[Range<usize>], beginning: Beginning) -> Reasoning {
     let outside = |at: usize| {
         let next = fenced.partition_point(|f| f.end <= at);
         fenced.get(next).is_none_or(|f| at < f.start)
     };
     let mut ranges = Vec::new();
+    let mut open_at_end = false;
     // Every reasoning marker holds `<` or `[`.
     if !may_hold_tag(text) {
-        return ranges;
+        return Reasoning {
+            ranges,
+            open_at_end,
+        };
     }
     let first_open = memmem::find_iter(text, BLOCKS[0].0).find(|&at| outside(at));
     let first_close = memmem::find_iter(text, THINK_CLOSE).find(|&at| outside(at));
@@ -66,8 +96,9 @@ pub fn reasoning_ranges(
     for (opener, closer) in BLOCKS {
         let mut at = after_prefix;
         while let Some(open) = find_from(text, opener, at, &outside) {
-            let end = find_from(text, closer, open + opener.len(), &outside)
-                .map_or(text.len(), |close| close + closer.len());
+            let close = find_from(text, closer, open + opener.len(), &outside);
+            open_at_end |= close.is_none();
+            let end = close.map_or(text.len(), |close| close + closer.len());
             ranges.push(open..end);
             at = end;
         }
@@ -87,30 +118,19 @@ pub fn reasoning_ranges(
                 *next = found.next();
             }
         }
-        let end = ends
+        let close = ends
             .iter()
             .filter_map(|(_, len, next)| next.map(|n| (n, n + len)))
-            .min()
-            .map_or(text.len(), |(_, end)| end);
+            .min();
+        open_at_end |= close.is_none();
+        let end = close.map_or(text.len(), |(_, end)| end);
         ranges.push(open..end);
         at = end;
     }
-    merge(ranges)
-}
-
-/// The start of the last of `ranges` (the reasoning ranges of `text`) when it is still open
-/// at the end of the text, its closer not yet written.
-pub fn unclosed(text: &[u8], ranges: &[Range<usize>]) -> Option<usize> {
-    const CLOSERS: [&[u8]; 5] = [
-        b"</think>",
-        b"<channel|>",
-        b"<|end|>",
-        b"<|call|>",
-        b"<|return|>",
-    ];
-    let last = ranges.last().filter(|r| r.end == text.len())?;
-    let closed = CLOSERS.iter().any(|c| text[last.clone()].ends_with(c));
-    (!closed).then_some(last.start)
+    Reasoning {
+        ranges: merge(ranges),
+        open_at_end,
+    }
 }
 
 /// The first `<think>` or `</think>` outside the `fenced` ranges: it says whether the
@@ -201,6 +221,20 @@ mod tests {
         }
         assert!(shown("think: no tags here, action", &[]).is_empty());
         assert_eq!(first_think_marker(b"think /think", &[]), None);
+    }
+
+    #[test]
+    fn a_block_closes_only_with_its_own_closer() {
+        let open_at_end = |text: &str| reasoning(text.as_bytes(), &[], Beginning::REPLY).unclosed();
+        assert_eq!(open_at_end("a<think>x<|call|>"), Some(1));
+        assert_eq!(
+            open_at_end("a<think>y</think><|channel|>analysis<|message|>x</think>"),
+            Some(1)
+        );
+        assert_eq!(open_at_end("a<think>x</think>"), None);
+        assert_eq!(open_at_end("<|channel|>analysis<|message|>x<|call|>"), None);
+        assert_eq!(open_at_end("[THINK]x[/THINK]"), None);
+        assert_eq!(open_at_end("x</think>"), None);
     }
 
     #[test]

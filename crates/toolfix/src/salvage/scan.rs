@@ -30,7 +30,7 @@ use std::ops::Range;
 use super::dialect::{self, Dialect};
 use super::fence::{self, Masked};
 use super::payload::Payloads;
-use super::reasoning::{self, merge, reasoning_ranges};
+use super::reasoning::{self, merge};
 use super::span::{self, Candidate};
 use super::text::cp_at;
 use super::{Allowlist, Beginning, SalvageError};
@@ -204,14 +204,14 @@ fn pass(
     let (mut tokens, raw_token_open) = raw;
     let fenced = fence::fenced_ranges_around(content, opaque);
     let open_fence = fence::unclosed(content, &fenced);
-    let mut reasoning = reasoning_ranges(content, &fenced, beginning);
+    let mut reasoning = reasoning::reasoning(content, &fenced, beginning);
     let mut read_as_text = fenced.clone();
     let mut first = first_start(&tokens);
     // A structure still open in the text with only fences masked may yet turn a
     // reasoning marker inside it into text, and so unmask what that marker masks.
     let tokens_open_before = earliest([raw_token_open, calls_near_end(content, &tokens)]);
     let mut early_open_before = None;
-    if !reasoning.is_empty() {
+    if !reasoning.ranges.is_empty() {
         // A reasoning marker inside a call's arguments (a file that holds `</think>`) is
         // text: find the calls with only fences masked, and look for reasoning outside
         // them as well as outside the fences.
@@ -230,13 +230,14 @@ fn pass(
                 .chain(calls.map(|c| c.span.clone()))
                 .collect(),
         );
-        reasoning = reasoning_ranges(content, &read_as_text, beginning);
+        reasoning = reasoning::reasoning(content, &read_as_text, beginning);
     }
+    let open_reasoning = reasoning.unclosed();
+    let reasoning = reasoning.ranges;
     let think_marker = match beginning.unopened_think {
         true => reasoning::first_think_marker(content, &read_as_text),
         false => Some(0),
     };
-    let open_reasoning = reasoning::unclosed(content, &reasoning);
     let mut reached_in_tokens = None;
     let mut outside_reasoning = Vec::new();
     if !reasoning.is_empty() {

@@ -398,6 +398,19 @@ mod tests {
         every_cut(reply, false);
     }
 
+    /// Found by the `stream` fuzz target: a `<think>` block whose text so far ended with a
+    /// Harmony end token (`<|call|>`) counted as closed, because any reasoning closer
+    /// closed any block; a look then settled it, and the MiniMax call that came after it,
+    /// inside the still open reasoning, ran under `strict` and `portable`.
+    #[test]
+    fn reasoning_closes_only_with_its_own_closer() {
+        let reply = concat!(
+            "```\n```<think><|call|>\u{1c}<minimax:tool_call><invoke name=\"a\">",
+            "</invoke></minimax:tool_call>",
+        );
+        every_cut(reply, false);
+    }
+
     /// Found by the `stream` fuzz target: a Kimi opener quoted in the first invoke of a
     /// MiniMax section, unclosed, began a structure of its own that the next invoke was
     /// counted in; dropped as quoted data, it left that invoke a structure of its own, so
