@@ -207,6 +207,15 @@ proptest! {
         targets::pyjson(&bytes);
     }
 
+    /// Where `transcode` writes a value, `raw_decode` reads it to the same end and
+    /// `json.dumps` of what it reads is what `transcode` wrote, which reads back as that
+    /// value: on arbitrary text at any offset, and on grammar values in any layout (each
+    /// input is read every way the `pyjson` target reads one).
+    #[test]
+    fn transcode_writes_what_dumps_of_loads_writes(bytes in any::<Vec<u8>>()) {
+        targets::pyjson_every_pick(&bytes);
+    }
+
     /// Dispatch never panics on generated registries, names and arguments; `strict` never
     /// fails; a repaired dispatch targets a tool whose normalised name equals the
     /// requested one's; a not-found error's `available_tools` is sorted and unique.

@@ -6,7 +6,7 @@ use crate::choice::{Gen, Mode};
 use crate::json::{Json, JsonStyle};
 use crate::surrogates::joined;
 use crate::text::py_str_from_bytes;
-use toolfix::py::json::{DecodeLimits, dumps, loads, raw_check, raw_decode};
+use toolfix::py::json::{DecodeLimits, dumps, loads, raw_check, raw_decode, read_back, transcode};
 
 /// The limits salvage decodes with (CPython's under `praisonai`, the documented bound
 /// under `strict`), and tiny ones that make the limit paths common.
@@ -93,6 +93,7 @@ fn raw_decode_in_bounds(text: &[u8], pos: usize, limits: DecodeLimits) {
         decoded.as_ref().map(|(_, end)| *end).map_err(Clone::clone),
         "raw_check and raw_decode disagree at {pos}"
     );
+    transcoded_as_decoded(text, pos, limits, &decoded);
     let Ok((value, end)) = decoded else {
         return;
     };
@@ -103,7 +104,27 @@ fn raw_decode_in_bounds(text: &[u8], pos: usize, limits: DecodeLimits) {
     assert_eq!(loads(&text[pos..end], limits).ok(), Some(value));
 }
 
-/// A value from the grammar, written in any layout, decodes to the value it means.
+/// When `transcode` writes the value at `pos`, `raw_decode` reads it to the same end,
+/// `json.dumps` of what it reads is what `transcode` wrote, and that reads back as it.
+fn transcoded_as_decoded(
+    text: &[u8],
+    pos: usize,
+    limits: DecodeLimits,
+    decoded: &Result<(toolfix::Value, usize), toolfix::py::json::DecodeError>,
+) {
+    let Some(transcoded) = transcode(text, pos, limits) else {
+        return;
+    };
+    let Ok((value, end)) = decoded else {
+        panic!("transcode wrote {transcoded:?} where raw_decode raised {decoded:?}");
+    };
+    assert_eq!(transcoded.end, *end, "transcode and raw_decode end apart");
+    assert_eq!(dumps(value).ok().as_ref(), Some(&transcoded.text));
+    assert_eq!(read_back(transcoded.text.as_bytes()).as_ref(), Ok(value));
+}
+
+/// A value from the grammar, written in any layout, decodes to the value it means, and
+/// where `transcode` writes it, it writes what `json.dumps` of that value writes.
 fn written_value(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let g = &mut Gen::new(&mut u, Mode::Hostile);
@@ -120,6 +141,12 @@ fn written_value(data: &[u8]) {
         decoded.as_ref().ok(),
         Some(&value),
         "{text:?} decodes to {decoded:?}"
+    );
+    transcoded_as_decoded(
+        text.as_bytes(),
+        0,
+        READ_BACK,
+        &raw_decode(text.as_bytes(), 0, READ_BACK),
     );
     let encoded = dumps(&value).expect("grammar values are serializable");
     let mut canonical = String::new();

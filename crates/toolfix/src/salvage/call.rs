@@ -1,6 +1,8 @@
 //! A recovered call, as `_make_tool_call` builds it.
 
+use std::fmt;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use super::SalvageError;
 use super::dialect::Dialect;
@@ -9,12 +11,23 @@ use crate::py::json;
 use crate::py::repr::str_of;
 use crate::py::{PyStr, Value};
 
-/// One tool call recovered from text.
+/// A call's arguments as a dialect read them.
 #[derive(Clone, Debug, PartialEq)]
+pub enum Args {
+    /// Decoded into a value.
+    Decoded(Value),
+    /// A JSON object or array whose `json.dumps` was written straight from the payload
+    /// (`py::json::transcode`): the value is decoded from it only when asked for.
+    Written(PyStr),
+}
+
+/// One tool call recovered from text.
+#[derive(Clone)]
 pub struct Call {
     name: Value,
     arguments: PyStr,
-    args: Value,
+    /// Set when the call is built, or on first use when the arguments were written.
+    args: OnceLock<Value>,
     span: Range<usize>,
     dialect: Dialect,
     /// The index the real package's call id uses: the position in the output, or on the
@@ -26,21 +39,29 @@ impl Call {
     /// Builds a call as `_make_tool_call` does: `arguments` is derived from `args`. Under
     /// `praisonai`, arguments nested deeper than `json.dumps` can go there raise
     /// `RecursionError`, as in the real package. `position` is the index of its id.
+    ///
+    /// Written arguments are `json.dumps` already, and never nest deep enough to raise.
     pub(crate) fn build(
         name: Value,
-        args: Value,
+        args: Args,
         span: Range<usize>,
         (dialect, position): (Dialect, usize),
         profile: Profile,
     ) -> Result<Call, SalvageError> {
-        if profile.is_faithful() && args.depth() > praisonai_depth::CALL_ARGUMENTS_ENCODE {
-            let message = "maximum recursion depth exceeded while encoding a JSON object";
-            return Err(SalvageError::RecursionError {
-                message: message.into(),
-            });
-        }
+        let (arguments, args) = match args {
+            Args::Written(text) => (text, OnceLock::new()),
+            Args::Decoded(args) => {
+                if profile.is_faithful() && args.depth() > praisonai_depth::CALL_ARGUMENTS_ENCODE {
+                    let message = "maximum recursion depth exceeded while encoding a JSON object";
+                    return Err(SalvageError::RecursionError {
+                        message: message.into(),
+                    });
+                }
+                (arguments_string(&args), OnceLock::from(args))
+            }
+        };
         Ok(Call {
-            arguments: arguments_string(&args),
+            arguments,
             name,
             args,
             span,
@@ -82,7 +103,12 @@ impl Call {
 
     /// The decoded arguments the string was made from (usually a `Value::Dict`).
     pub fn args(&self) -> &Value {
-        &self.args
+        // Written arguments are `json.dumps` of plain JSON, which reads back as the value
+        // it was written from (the `pyjson` fuzz target checks it on every input).
+        self.args.get_or_init(|| {
+            json::read_back(self.arguments.as_bytes())
+                .unwrap_or_else(|_| Value::Opaque(self.arguments.clone()))
+        })
     }
 
     /// Where the call was written: byte offsets into the content, from the first byte of
@@ -110,6 +136,37 @@ impl Call {
             content_hash.rem_euclid(10_000)
         ));
         id
+    }
+}
+
+impl PartialEq for Call {
+    fn eq(&self, other: &Call) -> bool {
+        (
+            &self.name,
+            &self.arguments,
+            &self.span,
+            self.dialect,
+            self.position,
+        ) == (
+            &other.name,
+            &other.arguments,
+            &other.span,
+            other.dialect,
+            other.position,
+        ) && self.args() == other.args()
+    }
+}
+
+impl fmt::Debug for Call {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Call")
+            .field("name", &self.name)
+            .field("arguments", &self.arguments)
+            .field("args", self.args())
+            .field("span", &self.span)
+            .field("dialect", &self.dialect)
+            .field("position", &self.position)
+            .finish()
     }
 }
 

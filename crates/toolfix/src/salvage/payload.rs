@@ -11,13 +11,14 @@
 use std::cell::Cell;
 use std::ops::Range;
 
+use super::call::Args;
 use super::fence::Masked;
 use super::schema::{ParamTypes, Written, typed_arguments};
 use super::span::Found;
 use super::text::skip_space;
 use super::{Allowlist, SalvageError};
 use crate::profile::{JsonSite, Profile};
-use crate::py::json::{self, DecodeError};
+use crate::py::json::{self, DecodeError, Transcoded};
 use crate::py::{PyStr, Value};
 
 /// The payload decoder of one salvage run.
@@ -77,7 +78,7 @@ impl<'a> Payloads<'a> {
             Some(types) => typed_arguments(types, pairs),
             None => typed_arguments(&ParamTypes::default(), pairs),
         };
-        Some(Found { name, args })
+        Some(Found::new(name, args))
     }
 
     /// A call whose name the format writes outside its JSON arguments (`NAME[ARGS]{…}`):
@@ -88,11 +89,26 @@ impl<'a> Payloads<'a> {
         name: PyStr,
         range: Range<usize>,
     ) -> Result<Option<Found>, SalvageError> {
-        let args = self.loads(range)?;
-        Ok(match args {
-            Some(args @ Value::Dict(_)) if self.allows(&name) => Some(Found { name, args }),
+        Ok(match self.loads_payload(range)? {
+            Some(args) if args.is_object() && self.allows(&name) => Some(Found {
+                name,
+                args: args.into_args(),
+            }),
             _ => None,
         })
+    }
+
+    /// `loads`, written as `json.dumps` writes it when it is plain JSON.
+    pub fn loads_payload(&self, range: Range<usize>) -> Result<Option<Payload>, SalvageError> {
+        let text = &self.text()[..range.end];
+        let at = json_space(text, range.start);
+        let limits = self.profile.json_limits(JsonSite::Tag);
+        if let Some(plain) = json::transcode(text, at, limits) {
+            if json_space(text, plain.end) == range.end && self.as_written(range.clone()) {
+                return Ok(Some(Payload::Plain(plain)));
+            }
+        }
+        Ok(self.loads(range)?.map(Payload::Decoded))
     }
 
     /// `json.loads(group)` for a closed tag's JSON group at `range` of the masked text:
@@ -112,6 +128,13 @@ impl<'a> Payloads<'a> {
         let text = self.text();
         let at = skip_space(text, pos);
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        if let Some(plain) = json::transcode(text, at, limits) {
+            if plain.text.starts_with('{') && self.as_written(at..plain.end) {
+                let end = plain.end;
+                let value = Some(Payload::Plain(plain));
+                return Ok(ObjectAt::Object { value, end });
+            }
+        }
         let decoded = json::raw_decode(text, at, limits);
         if at == text.len()
             || decoded
@@ -122,7 +145,9 @@ impl<'a> Payloads<'a> {
         }
         Ok(match self.caught(decoded, true)? {
             Some((value @ Value::Dict(_), end)) => ObjectAt::Object {
-                value: self.reread(value, at..end, Reread::Prefix),
+                value: self
+                    .reread(value, at..end, Reread::Prefix)
+                    .map(Payload::Decoded),
                 end,
             },
             _ => ObjectAt::NotObject { at },
@@ -133,9 +158,13 @@ impl<'a> Payloads<'a> {
     /// the token dialects read their payloads with (`strict` and `portable` only, so a
     /// failure is no value, never an error). `start` is where the structure reading it
     /// begins: a decode cut short by the end of the text leaves it open.
-    pub fn value_at(&self, start: usize, pos: usize) -> Option<(Value, usize)> {
+    pub fn value_at(&self, start: usize, pos: usize) -> Option<(Payload, usize)> {
         let text = self.text();
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        if let Some(plain) = json::transcode(text, pos, limits) {
+            let end = plain.end;
+            return Some((Payload::Plain(plain), end));
+        }
         let decoded = json::raw_decode(text, pos, limits);
         if pos >= text.len()
             || decoded
@@ -144,7 +173,25 @@ impl<'a> Payloads<'a> {
         {
             self.reaches_end(start);
         }
-        decoded.ok()
+        decoded
+            .ok()
+            .map(|(value, end)| (Payload::Decoded(value), end))
+    }
+
+    /// The JSON value at `pos` of the masked text, read no further than `bound`, and its
+    /// end; `None` when none reads there.
+    pub fn value_within(&self, pos: usize, bound: usize) -> Option<(Payload, usize)> {
+        let text = &self.text()[..bound];
+        let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        match json::transcode(text, pos, limits) {
+            Some(plain) => {
+                let end = plain.end;
+                Some((Payload::Plain(plain), end))
+            }
+            None => json::raw_decode(text, pos, limits)
+                .ok()
+                .map(|(value, end)| (Payload::Decoded(value), end)),
+        }
     }
 
     /// `value_at`, or when no value reads at `pos`, how far the payload reaches: the
@@ -155,6 +202,20 @@ impl<'a> Payloads<'a> {
     pub fn value_or_reach(&self, pos: usize) -> Result<(Value, usize), usize> {
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
         json::raw_decode(self.text(), pos, limits).map_err(|error| self.reach(pos, error))
+    }
+
+    /// `value_or_reach`, written as `json.dumps` writes it when it is plain JSON.
+    pub fn payload_or_reach(&self, pos: usize) -> Result<(Payload, usize), usize> {
+        let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        match json::transcode(self.text(), pos, limits) {
+            Some(plain) => {
+                let end = plain.end;
+                Ok((Payload::Plain(plain), end))
+            }
+            None => self
+                .value_or_reach(pos)
+                .map(|(value, end)| (Payload::Decoded(value), end)),
+        }
     }
 
     /// `value_or_reach` without building the value: where it ends, or how far it reaches.
@@ -182,7 +243,11 @@ impl<'a> Payloads<'a> {
     /// `_name_and_args(data, allowed)`: the name is `data["name"]`, or `data["tool"]` when
     /// that is falsy; it must be a `str` that was offered, exactly. The arguments are
     /// `data["arguments"]` when present (even `null`), else `data["parameters"]`, else `{}`.
-    pub fn name_and_args(&self, data: Value) -> Option<Found> {
+    pub fn name_and_args(&self, data: Payload) -> Option<Found> {
+        let data = match data {
+            Payload::Plain(plain) => return self.plain_name_and_args(&plain),
+            Payload::Decoded(value) => value,
+        };
         let Value::Dict(mut dict) = data else {
             return None;
         };
@@ -195,7 +260,45 @@ impl<'a> Payloads<'a> {
             .swap_remove("arguments".as_bytes())
             .or_else(|| dict.swap_remove("parameters".as_bytes()))
             .unwrap_or_else(|| Value::Dict(Default::default()));
+        Some(Found::new(name, args))
+    }
+
+    /// `name_and_args` of a plain JSON object, read from what `transcode` wrote.
+    fn plain_name_and_args(&self, plain: &Transcoded) -> Option<Found> {
+        if !plain.text.starts_with('{') {
+            return None;
+        }
+        let text = self.text();
+        let name = match plain.get(text, "name") {
+            Some(name) if truthy(name) => name,
+            _ => plain.get(text, "tool")?,
+        };
+        let Value::Str(name) = read_back(name)? else {
+            return None;
+        };
+        if !self.allows(&name) {
+            return None;
+        }
+        let args = plain
+            .get(text, "arguments")
+            .or_else(|| plain.get(text, "parameters"))
+            .unwrap_or("{}");
+        let args = match args.as_bytes()[0] {
+            b'{' | b'[' => Args::Written(PyStr::from(args)),
+            _ => Args::Decoded(read_back(args)?),
+        };
         Some(Found { name, args })
+    }
+
+    /// Whether a payload at `range` of the masked text reads as it was written: no fence
+    /// was masked inside it, or the profile decodes what it masked (`reread`).
+    fn as_written(&self, range: Range<usize>) -> bool {
+        if !self.profile.decodes_unmasked_payloads() {
+            return true;
+        }
+        let start = self.masked.to_original(range.start);
+        let end = self.masked.to_original(range.end);
+        self.masked.original()[start..end] == self.text()[range]
     }
 
     /// Turns a decode result into what the real package sees after its `except` clause:
@@ -239,11 +342,55 @@ impl<'a> Payloads<'a> {
     }
 }
 
+/// A JSON payload as read.
+pub enum Payload {
+    /// Plain JSON, written as `json.dumps` writes it (`py::json::transcode`).
+    Plain(Transcoded),
+    /// Decoded.
+    Decoded(Value),
+}
+
+impl Payload {
+    /// Whether it is a JSON object.
+    pub fn is_object(&self) -> bool {
+        match self {
+            Payload::Plain(plain) => plain.text.starts_with('{'),
+            Payload::Decoded(value) => matches!(value, Value::Dict(_)),
+        }
+    }
+
+    /// The payload as a call's arguments.
+    pub fn into_args(self) -> Args {
+        match self {
+            Payload::Plain(plain) => Args::Written(PyStr::from(plain.text)),
+            Payload::Decoded(value) => Args::Decoded(value),
+        }
+    }
+}
+
+/// The value of a member `transcode` wrote (a name, scalar arguments).
+pub fn read_back(written: &str) -> Option<Value> {
+    json::read_back(written.as_bytes()).ok()
+}
+
+/// Python truthiness of a value as `json.dumps` writes it.
+fn truthy(written: &str) -> bool {
+    !matches!(written, "\"\"" | "0" | "false" | "null" | "[]" | "{}")
+}
+
+/// Steps over JSON whitespace, as `json.loads` does around a document.
+fn json_space(text: &[u8], mut at: usize) -> usize {
+    while matches!(text.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        at += 1;
+    }
+    at
+}
+
 /// What `_json_object_at` found.
 pub enum ObjectAt {
     /// A JSON object ending at `end` of the masked text; `value` is `None` when `strict`
     /// rejected it on re-reading.
-    Object { value: Option<Value>, end: usize },
+    Object { value: Option<Payload>, end: usize },
     /// No object; the skipped whitespace ends at `at`.
     NotObject { at: usize },
 }

@@ -2,14 +2,25 @@
 
 use std::ops::Range;
 
+use super::call::Args;
 use super::dialect::Dialect;
 use crate::py::{PyStr, Value};
 
-/// A payload that passed the allowlist: the call's name and decoded arguments.
+/// A payload that passed the allowlist: the call's name and arguments.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Found {
     pub name: PyStr,
-    pub args: Value,
+    pub args: Args,
+}
+
+impl Found {
+    /// A call named `name` with the decoded arguments `args`.
+    pub fn new(name: PyStr, args: Value) -> Found {
+        Found {
+            name,
+            args: Args::Decoded(args),
+        }
+    }
 }
 
 /// One dialect match over the masked text: accepted (`found`) or rejected but still
@@ -54,12 +65,7 @@ mod tests {
         Candidate {
             span,
             dialect: Dialect::ToolCall,
-            found: name.map(|n| {
-                Box::new(Found {
-                    name: PyStr::from(n),
-                    args: Value::None,
-                })
-            }),
+            found: name.map(|n| Box::new(Found::new(PyStr::from(n), Value::None))),
         }
     }
 

@@ -160,7 +160,7 @@ fn write_str(out: &mut String, s: &PyStr) {
 }
 
 /// `\uXXXX` for one UTF-16 code unit, in lowercase hex.
-fn push_u_escape(out: &mut String, unit: u32) {
+pub(super) fn push_u_escape(out: &mut String, unit: u32) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push_str("\\u");
     for shift in [12, 8, 4, 0] {

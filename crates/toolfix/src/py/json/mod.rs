@@ -13,6 +13,7 @@
 
 mod decode;
 mod encode;
+mod transcode;
 
 use std::fmt;
 
@@ -22,6 +23,7 @@ use super::pystr::PyStr;
 
 pub use decode::{loads, raw_check, raw_decode};
 pub use encode::dumps;
+pub use transcode::{Member, Transcoded, read_back, transcode};
 
 /// Limits the decoder enforces, standing for CPython's interpreter limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

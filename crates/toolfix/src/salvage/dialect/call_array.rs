@@ -9,10 +9,11 @@
 
 use std::ops::Range;
 
-use super::super::payload::Payloads;
+use super::super::call::Args;
+use super::super::payload::{Payload, Payloads, read_back};
 use super::super::span::{Candidate, Found};
 use super::Dialect;
-use crate::py::Value;
+use crate::py::{PyStr, Value};
 
 /// A JSON array of call objects whose `[` is at `bracket`, for the marker at `start`. Each
 /// object is its own candidate (the first one's span starts at `[TOOL_CALLS]`, the last
@@ -80,7 +81,7 @@ pub fn read(
 }
 
 /// An element of the array and its span.
-type Element = (Value, Range<usize>);
+type Element = (Payload, Range<usize>);
 
 /// The elements of the JSON array whose first element (or `]`) is at or after `at`, each
 /// with its span, and the end of the array; when it is not a well-formed array, how far
@@ -91,7 +92,7 @@ type Element = (Value, Range<usize>);
 /// allocates nothing.
 fn elements(payloads: &Payloads<'_>, at: usize) -> Result<(Vec<Element>, usize), usize> {
     each_element(payloads, at, |at| payloads.check_or_reach(at))?;
-    each_element(payloads, at, |at| payloads.value_or_reach(at))
+    each_element(payloads, at, |at| payloads.payload_or_reach(at))
 }
 
 /// The elements `read` reads from `at` on, each with its span, and the end of the array,
@@ -130,14 +131,33 @@ fn json_space(text: &[u8], mut at: usize) -> usize {
 
 /// One object of the array as a call: its `name` a string that was offered, its
 /// `arguments` (or `parameters`) an object.
-pub(super) fn call_object(payloads: &Payloads<'_>, item: Value) -> Option<Found> {
-    let Value::Dict(mut dict) = item else {
-        return None;
+pub(super) fn call_object(payloads: &Payloads<'_>, item: Payload) -> Option<Found> {
+    let (name, args) = match item {
+        Payload::Plain(plain) => {
+            let text = payloads.text();
+            let name = plain.get(text, "name")?;
+            let args = plain
+                .get(text, "arguments")
+                .or_else(|| plain.get(text, "parameters"))
+                .unwrap_or("{}");
+            let Value::Str(name) = read_back(name)? else {
+                return None;
+            };
+            let args = args
+                .starts_with('{')
+                .then(|| Args::Written(PyStr::from(args)))?;
+            (name, args)
+        }
+        Payload::Decoded(Value::Dict(mut dict)) => {
+            let name = dict.get("name".as_bytes())?.as_py_str()?.clone();
+            let args = dict
+                .swap_remove("arguments".as_bytes())
+                .or_else(|| dict.swap_remove("parameters".as_bytes()))
+                .unwrap_or_else(|| Value::Dict(Default::default()));
+            let args = matches!(args, Value::Dict(_)).then_some(Args::Decoded(args))?;
+            (name, args)
+        }
+        Payload::Decoded(_) => return None,
     };
-    let name = dict.get("name".as_bytes())?.as_py_str()?.clone();
-    let args = dict
-        .swap_remove("arguments".as_bytes())
-        .or_else(|| dict.swap_remove("parameters".as_bytes()))
-        .unwrap_or_else(|| Value::Dict(Default::default()));
-    (payloads.allows(&name) && matches!(args, Value::Dict(_))).then_some(Found { name, args })
+    payloads.allows(&name).then_some(Found { name, args })
 }

@@ -89,7 +89,7 @@ pub fn scan_named_payloads(
 ) -> Result<(), SalvageError> {
     for m in find_all(payloads, syntax) {
         let found = payloads
-            .loads(m.json)?
+            .loads_payload(m.json)?
             .and_then(|data| payloads.name_and_args(data));
         out.push(Candidate {
             span: m.span,

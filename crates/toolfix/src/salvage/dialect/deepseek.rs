@@ -15,7 +15,7 @@
 //! masked. A call whose parts are not all there is malformed: no call, and its span stays
 //! reserved up to the next end token (or the end of the reply).
 
-use super::super::payload::Payloads;
+use super::super::payload::{Payload, Payloads};
 use super::super::span::{Candidate, Found};
 use super::super::text::skip_space;
 use super::Dialect;
@@ -105,11 +105,7 @@ fn call(payloads: &Payloads<'_>, begin: usize, body: usize) -> Option<(usize, Op
 
 /// The V3 arguments after the name's line, from `from`: ```` ```json ````, the JSON
 /// object, ```` ``` ````, the end token. Returns the arguments and the end of the token.
-fn fenced_args(
-    payloads: &Payloads<'_>,
-    begin: usize,
-    from: usize,
-) -> Option<(crate::py::Value, usize)> {
+fn fenced_args(payloads: &Payloads<'_>, begin: usize, from: usize) -> Option<(Payload, usize)> {
     let text = payloads.text();
     let fence = at(text, skip_space(text, from), FENCE)?;
     let json = at(text, fence, b"json").unwrap_or(fence);
@@ -127,10 +123,12 @@ fn line_len(text: &[u8]) -> usize {
 
 /// The call `name` with `args`, when the name (trimmed) is not empty and was offered and
 /// the arguments are a JSON object.
-fn named(payloads: &Payloads<'_>, name: &[u8], args: crate::py::Value) -> Option<Found> {
+fn named(payloads: &Payloads<'_>, name: &[u8], args: Payload) -> Option<Found> {
     let name = PyStr::from_generalized_utf8(name.trim_ascii());
-    (!name.is_empty() && matches!(args, crate::py::Value::Dict(_)) && payloads.allows(&name))
-        .then_some(Found { name, args })
+    (!name.is_empty() && args.is_object() && payloads.allows(&name)).then(|| Found {
+        name,
+        args: args.into_args(),
+    })
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
         };
         let name = PyStr::from_generalized_utf8(&payloads.text()[name_range]);
         let found = if payloads.allows(&name) {
-            payloads.loads(m.json)?.map(|args| Found { name, args })
+            payloads.loads(m.json)?.map(|args| Found::new(name, args))
         } else {
             None
         };

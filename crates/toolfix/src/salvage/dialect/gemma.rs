@@ -77,7 +77,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
 fn call(payloads: &Payloads<'_>, block: &Block, tokens: &Tokens) -> (Range<usize>, Option<Found>) {
     let text = payloads.text();
     let allowed =
-        |(name, args): (PyStr, Value)| payloads.allows(&name).then_some(Found { name, args });
+        |(name, args): (PyStr, Value)| payloads.allows(&name).then_some(Found::new(name, args));
     let within = Cell::new(Cut::Not);
     match read(text, block.body.start, block.body.end, tokens, &within) {
         Some((call, end)) => {

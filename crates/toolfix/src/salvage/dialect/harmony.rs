@@ -23,14 +23,12 @@ use std::ops::Range;
 
 use memchr::memmem::{self, FindIter};
 
-use super::super::payload::Payloads;
+use super::super::payload::{Payload, Payloads};
 use super::super::span::{Candidate, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::at;
-use crate::profile::JsonSite;
-use crate::py::json;
-use crate::py::{PyStr, Value};
+use crate::py::PyStr;
 
 const MESSAGE: &[u8] = b"<|message|>";
 const START: &[u8] = b"<|start|>";
@@ -79,7 +77,13 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         let (content_end, message_end) = ends.first_from(content);
         let (end, found) = match recipient {
             Recipient::Function(name) => match body(payloads, content..content_end) {
-                Some((args, end)) => (end, payloads.allows(&name).then_some(Found { name, args })),
+                Some((args, end)) => (
+                    end,
+                    payloads.allows(&name).then(|| Found {
+                        name,
+                        args: args.into_args(),
+                    }),
+                ),
                 None => (message_end, None),
             },
             Recipient::Other => (message_end, None),
@@ -96,12 +100,11 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
 /// The arguments of a function message whose content is `content`, and where the call
 /// ends: a JSON object, then only whitespace up to an end token (included), the next
 /// `<|start|>` (excluded), or the end of the reply.
-fn body(payloads: &Payloads<'_>, content: Range<usize>) -> Option<(Value, usize)> {
+fn body(payloads: &Payloads<'_>, content: Range<usize>) -> Option<(Payload, usize)> {
     let text = payloads.text();
-    let limits = payloads.profile().json_limits(JsonSite::OpenEnded);
     let json_start = skip_space(text, content.start);
-    let (args, json_end) = json::raw_decode(&text[..content.end], json_start, limits).ok()?;
-    if !matches!(args, Value::Dict(_)) {
+    let (args, json_end) = payloads.value_within(json_start, content.end)?;
+    if !args.is_object() {
         return None;
     }
     let after = skip_space(text, json_end);

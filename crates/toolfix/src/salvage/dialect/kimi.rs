@@ -82,7 +82,7 @@ fn call(payloads: &Payloads<'_>, block: &Block) -> (std::ops::Range<usize>, Opti
         Ok((args @ Value::Dict(_), json_end)) if json_end > block.body.end => {
             match at(&text[..bound], skip_space(text, json_end), END) {
                 Some(end) => {
-                    let found = payloads.allows(&name).then_some(Found { name, args });
+                    let found = payloads.allows(&name).then_some(Found::new(name, args));
                     (block.span.start..end, found)
                 }
                 None => (block.span.clone(), None),

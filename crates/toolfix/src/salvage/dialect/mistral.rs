@@ -29,7 +29,7 @@ use super::super::text::skip_space;
 use super::Dialect;
 use super::call_array;
 use super::token::at;
-use crate::py::{PyStr, Value};
+use crate::py::PyStr;
 
 const TOOL_CALLS: &[u8] = b"[TOOL_CALLS]";
 const ARGS: &[u8] = b"[ARGS]";
@@ -91,7 +91,7 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Can
             out.push(rejected(call_start..args));
             return args;
         }
-        let (value, end) = match payloads.value_or_reach(args) {
+        let (value, end) = match payloads.payload_or_reach(args) {
             Ok(read) => read,
             Err(reach) => {
                 if reach == text.len() {
@@ -101,10 +101,10 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Can
                 return reach;
             }
         };
-        let found = match value {
-            Value::Dict(_) if payloads.allows(&name) => Some(Found { name, args: value }),
-            _ => None,
-        };
+        let found = (value.is_object() && payloads.allows(&name)).then(|| Found {
+            name,
+            args: value.into_args(),
+        });
         out.push(Candidate {
             span: call_start..end,
             dialect: Dialect::Mistral,

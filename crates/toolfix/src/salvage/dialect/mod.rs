@@ -300,7 +300,13 @@ fn accepted_and_spans(
     let calls = candidates
         .into_iter()
         .filter_map(|c| c.found)
-        .map(|f| (f.name.to_string(), crate::py::json::dumps(&f.args).unwrap()))
+        .map(|f| {
+            let args = match f.args {
+                super::call::Args::Decoded(value) => crate::py::json::dumps(&value).unwrap(),
+                super::call::Args::Written(text) => text.to_string(),
+            };
+            (f.name.to_string(), args)
+        })
         .collect();
     (calls, spans)
 }

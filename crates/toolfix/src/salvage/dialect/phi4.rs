@@ -63,7 +63,7 @@ pub fn tagged_objects(
     let mut objects = Vec::new();
     let mut at = brace;
     loop {
-        let (value, end) = match payloads.value_or_reach(at) {
+        let (value, end) = match payloads.payload_or_reach(at) {
             Ok(read) => read,
             Err(reach) => {
                 if reach == text.len() {

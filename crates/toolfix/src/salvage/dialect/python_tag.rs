@@ -15,11 +15,10 @@ use std::ops::Range;
 use memchr::memchr_iter;
 
 use super::super::SalvageError;
-use super::super::payload::{ObjectAt, Payloads};
+use super::super::payload::{ObjectAt, Payload, Payloads};
 use super::super::span::Candidate;
 use super::super::text::{match_folded, skip_space};
 use super::Dialect;
-use crate::py::Value;
 
 /// Adds a candidate for every `<|python_tag|>`.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
@@ -55,7 +54,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
     Ok(())
 }
 
-fn candidate(payloads: &Payloads<'_>, span: Range<usize>, value: Option<Value>) -> Candidate {
+fn candidate(payloads: &Payloads<'_>, span: Range<usize>, value: Option<Payload>) -> Candidate {
     Candidate {
         span,
         dialect: Dialect::PythonTag,

@@ -28,7 +28,7 @@
 use std::cell::Cell;
 use std::ops::Range;
 
-use super::super::call::Call;
+use super::super::call::{Args, Call};
 use super::super::payload::Payloads;
 use super::super::span::{Candidate, Found};
 use super::super::{Allowlist, Beginning, SalvageError};
@@ -97,7 +97,7 @@ pub fn recover_whole(
             let position = (Dialect::Pythonic, recovered.len());
             recovered.push(Call::build(
                 Value::Str(name),
-                args,
+                Args::Decoded(args),
                 span.clone(),
                 position,
                 profile,
@@ -246,7 +246,7 @@ fn push_calls(
             dialect: Dialect::Pythonic,
             found: payloads
                 .allows(&name)
-                .then_some(Found { name, args })
+                .then_some(Found::new(name, args))
                 .map(Box::new),
         });
     }

@@ -35,7 +35,10 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
         if let ObjectAt::Object { value, end } = payloads.object_at(start, input_start)? {
             let name = PyStr::from_generalized_utf8(&text[name]);
             let found = match value {
-                Some(args) if payloads.allows(&name) => Some(Found { name, args }),
+                Some(args) if payloads.allows(&name) => Some(Found {
+                    name,
+                    args: args.into_args(),
+                }),
                 _ => None,
             };
             out.push(Candidate {

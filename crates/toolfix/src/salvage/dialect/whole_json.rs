@@ -15,7 +15,7 @@
 
 use std::ops::Range;
 
-use super::super::call::Call;
+use super::super::call::{Args, Call};
 use super::super::{Allowlist, SalvageError};
 use super::Dialect;
 use crate::profile::{JsonSite, Profile};
@@ -258,7 +258,7 @@ fn calls_from_entries(
         }
         calls.push(Call::build(
             name,
-            args,
+            Args::Decoded(args),
             span.clone(),
             (dialect, position),
             profile,

@@ -1,0 +1,394 @@
+//! `json.dumps(json.loads(text))` written straight from the text, for the JSON a call's
+//! arguments almost always are.
+//!
+//! Decoding a payload into a [`Value`] and encoding it again allocates a map, a key and a
+//! value per member, then a string; for a reply of thousands of calls that is most of the
+//! time salvage takes. Plain JSON needs none of it: its `dumps` is the text itself with
+//! CPython's separators, non-ASCII escaped and whitespace dropped. This module writes that
+//! text in one pass and gives up, leaving the value to the full decoder, on anything whose
+//! round trip is not a copy:
+//! * a number with a fraction or an exponent (`repr` of a float), more than 18 digits
+//!   or than the decoder's digit limit, `-0` (written `0`), or `NaN`/`Infinity`;
+//! * a string holding a `\u` or `\/` escape, a lone surrogate (two would read back as
+//!   one character), `DEL` or a raw control character (an error);
+//! * an object key holding an escape, an object with a key written twice (the last value
+//!   wins, at the first position) or with more keys than are cheap to compare;
+//! * nesting deeper than [`MAX_DEPTH`] or than the decoder's limit;
+//! * anything that is not JSON.
+//!
+//! What it accepts the decoder accepts, ending at the same offset, so giving up never
+//! costs more than reading the text twice, and what it writes reads back as the value
+//! the decoder gives, so that value can be decoded when it is asked for. Both, and
+//! `transcode(x) == dumps(loads(x))`, are checked on every input of the `pyjson` fuzz
+//! target.
+
+use std::ops::Range;
+
+use super::decode::loads;
+use super::encode::push_u_escape;
+use super::{DecodeError, DecodeLimits};
+use crate::py::Value;
+use crate::py::pystr::{code_point_len, decode_code_point};
+
+/// Containers open at once beyond which the full decoder takes over.
+pub const MAX_DEPTH: usize = 16;
+
+/// Keys in one object beyond which the full decoder takes over (duplicates are found by
+/// comparing every pair).
+const MAX_KEYS: usize = 16;
+
+/// Digits an integer may have: any `int` of 18 digits prints as written.
+const MAX_DIGITS: usize = 18;
+
+/// A JSON value read and written as `json.dumps(json.loads(…))` writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transcoded {
+    /// The value as `json.dumps` writes it.
+    pub text: String,
+    /// Where the value ends in the source text.
+    pub end: usize,
+    /// When the value is an object, its members in order (keys are unique).
+    pub members: Vec<Member>,
+}
+
+/// One member of a transcoded object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    /// The key's text in the source, quotes excluded (it holds no escape, so these bytes
+    /// are the key).
+    pub key: Range<usize>,
+    /// The value's text in [`Transcoded::text`].
+    pub value: Range<usize>,
+}
+
+impl Transcoded {
+    /// The value of member `key`, as `json.dumps` writes it.
+    pub fn get<'t>(&'t self, source: &[u8], key: &str) -> Option<&'t str> {
+        self.members
+            .iter()
+            .find(|m| &source[m.key.clone()] == key.as_bytes())
+            .map(|m| &self.text[m.value.clone()])
+    }
+}
+
+/// The value that starts exactly at `pos` of `text`, written as `json.dumps` of
+/// `raw_decode(text, pos)` writes it, when the round trip is a copy; `None` when the full
+/// decoder must decide (see the module's list).
+pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Option<Transcoded> {
+    let mut writer = Writer {
+        text,
+        at: pos,
+        out: String::with_capacity(64),
+        max_depth: limits.max_depth.min(MAX_DEPTH),
+        max_digits: limits
+            .int_max_str_digits
+            .unwrap_or(MAX_DIGITS)
+            .min(MAX_DIGITS),
+        members: Vec::new(),
+    };
+    writer.value(0)?;
+    Some(Transcoded {
+        text: writer.out,
+        end: writer.at,
+        members: writer.members,
+    })
+}
+
+/// The value of what [`transcode`] wrote, or of a member of it: decoded under limits
+/// that fit anything it writes.
+pub fn read_back(written: &[u8]) -> Result<Value, DecodeError> {
+    let limits = DecodeLimits {
+        max_depth: MAX_DEPTH,
+        int_max_str_digits: None,
+    };
+    loads(written, limits)
+}
+
+/// The transcoder's state: the source, where it reads, what it wrote.
+struct Writer<'t> {
+    text: &'t [u8],
+    at: usize,
+    out: String,
+    max_depth: usize,
+    max_digits: usize,
+    /// The top-level object's members.
+    members: Vec<Member>,
+}
+
+impl Writer<'_> {
+    /// Writes the value at `self.at`, `depth` containers deep.
+    fn value(&mut self, depth: usize) -> Option<()> {
+        match *self.text.get(self.at)? {
+            b'{' => self.object(depth),
+            b'[' => self.array(depth),
+            b'"' => self.string().map(drop),
+            b'-' | b'0'..=b'9' => self.integer(),
+            b't' => self.literal("true"),
+            b'f' => self.literal("false"),
+            b'n' => self.literal("null"),
+            _ => None,
+        }
+    }
+
+    /// `{…}`: `{"k": v, …}`, keys unique and escape-free.
+    fn object(&mut self, depth: usize) -> Option<()> {
+        if depth == self.max_depth {
+            return None;
+        }
+        self.at += 1;
+        self.out.push('{');
+        let mut keys: Vec<Range<usize>> = Vec::new();
+        self.skip_space();
+        if self.eat(b'}') {
+            self.out.push('}');
+            return Some(());
+        }
+        loop {
+            if self.text.get(self.at) != Some(&b'"') || keys.len() == MAX_KEYS {
+                return None;
+            }
+            let key = self.key()?;
+            if keys
+                .iter()
+                .any(|k| self.text[k.clone()] == self.text[key.clone()])
+            {
+                return None;
+            }
+            keys.push(key.clone());
+            self.skip_space();
+            if !self.eat(b':') {
+                return None;
+            }
+            self.out.push_str(": ");
+            self.skip_space();
+            let start = self.out.len();
+            self.value(depth + 1)?;
+            if depth == 0 {
+                let value = start..self.out.len();
+                self.members.push(Member { key, value });
+            }
+            self.skip_space();
+            if self.eat(b'}') {
+                self.out.push('}');
+                return Some(());
+            }
+            if !self.eat(b',') {
+                return None;
+            }
+            self.out.push_str(", ");
+            self.skip_space();
+        }
+    }
+
+    /// `[…]`: `[v, …]`.
+    fn array(&mut self, depth: usize) -> Option<()> {
+        if depth == self.max_depth {
+            return None;
+        }
+        self.at += 1;
+        self.out.push('[');
+        self.skip_space();
+        if self.eat(b']') {
+            self.out.push(']');
+            return Some(());
+        }
+        loop {
+            self.value(depth + 1)?;
+            self.skip_space();
+            if self.eat(b']') {
+                self.out.push(']');
+                return Some(());
+            }
+            if !self.eat(b',') {
+                return None;
+            }
+            self.out.push_str(", ");
+            self.skip_space();
+        }
+    }
+
+    /// A key: a string without escapes, written as `dumps` writes it. Its source range,
+    /// quotes excluded.
+    fn key(&mut self) -> Option<Range<usize>> {
+        let (body, escaped) = self.string()?;
+        (!escaped).then_some(body)
+    }
+
+    /// A string at `self.at`: written with `ensure_ascii`; its source range, quotes
+    /// excluded, and whether it held an escape.
+    fn string(&mut self) -> Option<(Range<usize>, bool)> {
+        let start = self.at + 1;
+        let mut at = start;
+        let mut escaped = false;
+        self.out.push('"');
+        loop {
+            let run = self.text[at..]
+                .iter()
+                .position(|&b| !matches!(b, 0x20..=0x7E) || b == b'"' || b == b'\\')?;
+            // Printable ASCII other than `"` and `\` is written as it is.
+            let plain = std::str::from_utf8(&self.text[at..at + run]).ok()?;
+            self.out.push_str(plain);
+            at += run;
+            match self.text[at] {
+                b'"' => break,
+                b'\\' => {
+                    escaped = true;
+                    let escape = *self.text.get(at + 1)?;
+                    if !matches!(escape, b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') {
+                        return None;
+                    }
+                    self.out.push('\\');
+                    self.out.push(char::from(escape));
+                    at += 2;
+                }
+                0..=0x7F => return None,
+                b0 => {
+                    let bytes = self.text.get(at..at + code_point_len(b0))?;
+                    if !(0xC2..=0xF4).contains(&b0) || bytes[1..].iter().any(|b| b >> 6 != 2) {
+                        return None;
+                    }
+                    let (cp, len) = decode_code_point(bytes)?;
+                    if (0xD800..=0xDFFF).contains(&cp) {
+                        // A lone surrogate: written next to its partner, it would read
+                        // back joined into one character.
+                        return None;
+                    }
+                    push_escaped(&mut self.out, cp);
+                    at += len;
+                }
+            }
+        }
+        self.out.push('"');
+        self.at = at + 1;
+        Some((start..at, escaped))
+    }
+
+    /// `-?(0|[1-9][0-9]*)` not followed by a fraction or an exponent, not `-0`, of at most
+    /// [`MAX_DIGITS`] digits and within the decoder's limit: printed as written.
+    fn integer(&mut self) -> Option<()> {
+        let start = self.at;
+        let negative = self.text[start] == b'-';
+        let digits = start + usize::from(negative);
+        let len = self.text[digits..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let end = digits + len;
+        let leading_zero = self.text.get(digits) == Some(&b'0');
+        if len == 0 || len > self.max_digits || (leading_zero && (len > 1 || negative)) {
+            return None;
+        }
+        if matches!(self.text.get(end), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        self.out
+            .push_str(std::str::from_utf8(&self.text[start..end]).ok()?);
+        self.at = end;
+        Some(())
+    }
+
+    /// `true`, `false` or `null`, written as they are.
+    fn literal(&mut self, word: &str) -> Option<()> {
+        if !self.text[self.at..].starts_with(word.as_bytes()) {
+            return None;
+        }
+        self.out.push_str(word);
+        self.at += word.len();
+        Some(())
+    }
+
+    /// Steps over `byte` when it is next.
+    fn eat(&mut self, byte: u8) -> bool {
+        let next = self.text.get(self.at) == Some(&byte);
+        self.at += usize::from(next);
+        next
+    }
+
+    /// Steps over JSON whitespace.
+    fn skip_space(&mut self) {
+        while matches!(self.text.get(self.at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+}
+
+/// A non-ASCII code point as `ensure_ascii` writes it: one `\uXXXX`, or a surrogate pair.
+fn push_escaped(out: &mut String, cp: u32) {
+    if cp >= 0x10000 {
+        let offset = cp - 0x10000;
+        push_u_escape(out, 0xD800 | (offset >> 10));
+        push_u_escape(out, 0xDC00 | (offset & 0x3FF));
+    } else {
+        push_u_escape(out, cp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::py::json::{dumps, raw_decode};
+
+    const LIMITS: DecodeLimits = DecodeLimits {
+        max_depth: 900,
+        int_max_str_digits: Some(4300),
+    };
+
+    /// `Some` exactly when expected, and then what `dumps(raw_decode(…))` writes.
+    fn check(text: &str, copies: bool) {
+        let got = transcode(text.as_bytes(), 0, LIMITS);
+        assert_eq!(got.is_some(), copies, "{text:?}: {got:?}");
+        if let Some(got) = got {
+            let (value, end) = raw_decode(text.as_bytes(), 0, LIMITS).unwrap();
+            assert_eq!(got.text, dumps(&value).unwrap(), "{text:?}");
+            assert_eq!(got.end, end, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn plain_json_is_written_as_dumps_writes_it() {
+        check(r#"{"city":"Paris","n":3}"#, true);
+        check("{ \"a\" :\n[1 ,true,false, null, {}, []] }  tail", true);
+        check(r#"{"q": "caf\u00e9"}"#, false);
+        check("{\"q\": \"café 😀\", \"e\": \"\\\"\\\\\\n\\t\"}", true);
+        check(r#"[-12, 0, 123456789012345678]"#, true);
+        check(r#""just a string""#, true);
+    }
+
+    #[test]
+    fn what_does_not_copy_is_left_to_the_decoder() {
+        for text in [
+            r#"{"a": 1.5}"#,
+            r#"{"a": 1e3}"#,
+            r#"{"a": -0}"#,
+            r#"{"a": 1234567890123456789}"#,
+            r#"{"a": NaN}"#,
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"\u0061": 1}"#,
+            r#"{"a": "x\/y"}"#,
+            "{\"a\": \"tab\there\"}",
+            r#"{"a": 1"#,
+            r#"{"a": 01}"#,
+            r#"{"a" 1}"#,
+            r#"{"a": tru}"#,
+            "{\"a\": \"unterminated",
+        ] {
+            check(text, false);
+        }
+    }
+
+    #[test]
+    fn nesting_past_the_bound_is_left_to_the_decoder() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        check(&deep(MAX_DEPTH), true);
+        check(&deep(MAX_DEPTH + 1), false);
+    }
+
+    #[test]
+    fn a_top_level_object_lists_its_members() {
+        let text = br#"{"name": "f", "arguments": {"x": [1, 2]}}"#;
+        let got = transcode(text, 0, LIMITS).unwrap();
+        assert_eq!(got.get(text, "name"), Some("\"f\""));
+        assert_eq!(got.get(text, "arguments"), Some("{\"x\": [1, 2]}"));
+        assert_eq!(got.get(text, "parameters"), None);
+    }
+}
