@@ -245,7 +245,7 @@ impl<'a> Payloads<'a> {
     /// `data["arguments"]` when present (even `null`), else `data["parameters"]`, else `{}`.
     pub fn name_and_args(&self, data: Payload) -> Option<Found> {
         let data = match data {
-            Payload::Plain(plain) => return self.plain_name_and_args(&plain),
+            Payload::Plain(plain) => return self.plain_name_and_args(plain),
             Payload::Decoded(value) => value,
         };
         let Value::Dict(mut dict) = data else {
@@ -264,7 +264,7 @@ impl<'a> Payloads<'a> {
     }
 
     /// `name_and_args` of a plain JSON object, read from what `transcode` wrote.
-    fn plain_name_and_args(&self, plain: &Transcoded) -> Option<Found> {
+    fn plain_name_and_args(&self, plain: Transcoded) -> Option<Found> {
         if !plain.text.starts_with('{') {
             return None;
         }
@@ -279,13 +279,10 @@ impl<'a> Payloads<'a> {
         if !self.allows(&name) {
             return None;
         }
-        let args = plain
-            .get(text, "arguments")
-            .or_else(|| plain.get(text, "parameters"))
-            .unwrap_or("{}");
+        let args = arguments_member(plain, text);
         let args = match args.as_bytes()[0] {
             b'{' | b'[' => Args::Written(PyStr::from(args)),
-            _ => Args::Decoded(read_back(args)?),
+            _ => Args::Decoded(read_back(&args)?),
         };
         Some(Found { name, args })
     }
@@ -371,6 +368,19 @@ impl Payload {
 /// The value of a member `transcode` wrote (a name, scalar arguments).
 pub fn read_back(written: &str) -> Option<Value> {
     json::read_back(written.as_bytes()).ok()
+}
+
+/// The `arguments` member of a transcoded call object, else its `parameters`, else `{}`,
+/// as `json.dumps` writes it (in the buffer the object was written in).
+pub fn arguments_member(plain: Transcoded, text: &[u8]) -> String {
+    let member = plain
+        .member(text, "arguments")
+        .or_else(|| plain.member(text, "parameters"))
+        .cloned();
+    match member {
+        Some(member) => plain.into_value_text(&member),
+        None => "{}".to_owned(),
+    }
 }
 
 /// Python truthiness of a value as `json.dumps` writes it.

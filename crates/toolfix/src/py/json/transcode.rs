@@ -24,6 +24,8 @@
 
 use std::ops::Range;
 
+use smallvec::SmallVec;
+
 use super::decode::loads;
 use super::encode::push_u_escape;
 use super::{DecodeError, DecodeLimits};
@@ -47,8 +49,9 @@ pub struct Transcoded {
     pub text: String,
     /// Where the value ends in the source text.
     pub end: usize,
-    /// When the value is an object, its members in order (keys are unique).
-    pub members: Vec<Member>,
+    /// When the value is an object, its members in order (keys are unique). A call
+    /// object has two (`name`, `arguments`), so they are kept inline.
+    pub members: SmallVec<[Member; 4]>,
 }
 
 /// One member of a transcoded object.
@@ -64,10 +67,23 @@ pub struct Member {
 impl Transcoded {
     /// The value of member `key`, as `json.dumps` writes it.
     pub fn get<'t>(&'t self, source: &[u8], key: &str) -> Option<&'t str> {
+        self.member(source, key)
+            .map(|m| &self.text[m.value.clone()])
+    }
+
+    /// Member `key`.
+    pub fn member(&self, source: &[u8], key: &str) -> Option<&Member> {
         self.members
             .iter()
             .find(|m| &source[m.key.clone()] == key.as_bytes())
-            .map(|m| &self.text[m.value.clone()])
+    }
+
+    /// The text of `member`'s value, in the buffer the whole value was written in.
+    pub fn into_value_text(self, member: &Member) -> String {
+        let mut text = self.text;
+        text.truncate(member.value.end);
+        text.drain(..member.value.start);
+        text
     }
 }
 
@@ -84,7 +100,7 @@ pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Option<Transc
             .int_max_str_digits
             .unwrap_or(MAX_DIGITS)
             .min(MAX_DIGITS),
-        members: Vec::new(),
+        members: SmallVec::new(),
     };
     writer.value(0)?;
     Some(Transcoded {
@@ -112,7 +128,7 @@ struct Writer<'t> {
     max_depth: usize,
     max_digits: usize,
     /// The top-level object's members.
-    members: Vec<Member>,
+    members: SmallVec<[Member; 4]>,
 }
 
 impl Writer<'_> {
@@ -137,7 +153,7 @@ impl Writer<'_> {
         }
         self.at += 1;
         self.out.push('{');
-        let mut keys: Vec<Range<usize>> = Vec::new();
+        let mut keys: SmallVec<[Range<usize>; MAX_KEYS]> = SmallVec::new();
         self.skip_space();
         if self.eat(b'}') {
             self.out.push('}');
@@ -390,5 +406,7 @@ mod tests {
         assert_eq!(got.get(text, "name"), Some("\"f\""));
         assert_eq!(got.get(text, "arguments"), Some("{\"x\": [1, 2]}"));
         assert_eq!(got.get(text, "parameters"), None);
+        let arguments = got.member(text, "arguments").unwrap().clone();
+        assert_eq!(got.into_value_text(&arguments), "{\"x\": [1, 2]}");
     }
 }

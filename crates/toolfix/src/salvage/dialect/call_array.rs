@@ -10,7 +10,7 @@
 use std::ops::Range;
 
 use super::super::call::Args;
-use super::super::payload::{Payload, Payloads, read_back};
+use super::super::payload::{Payload, Payloads, arguments_member, read_back};
 use super::super::span::{Candidate, Found};
 use super::Dialect;
 use crate::py::{PyStr, Value};
@@ -135,14 +135,10 @@ pub(super) fn call_object(payloads: &Payloads<'_>, item: Payload) -> Option<Foun
     let (name, args) = match item {
         Payload::Plain(plain) => {
             let text = payloads.text();
-            let name = plain.get(text, "name")?;
-            let args = plain
-                .get(text, "arguments")
-                .or_else(|| plain.get(text, "parameters"))
-                .unwrap_or("{}");
-            let Value::Str(name) = read_back(name)? else {
+            let Value::Str(name) = read_back(plain.get(text, "name")?)? else {
                 return None;
             };
+            let args = arguments_member(plain, text);
             let args = args
                 .starts_with('{')
                 .then(|| Args::Written(PyStr::from(args)))?;
