@@ -21,13 +21,20 @@ pub enum Args {
     Written(PyStr),
 }
 
+/// A call's decoded arguments: built with the call, or read back from its argument string
+/// on first use when that string was written straight from the payload.
+#[derive(Clone)]
+enum Decoded {
+    Built(Value),
+    OnFirstUse(OnceLock<Value>),
+}
+
 /// One tool call recovered from text.
 #[derive(Clone)]
 pub struct Call {
     name: Value,
     arguments: PyStr,
-    /// Set when the call is built, or on first use when the arguments were written.
-    args: OnceLock<Value>,
+    args: Decoded,
     span: Range<usize>,
     dialect: Dialect,
     /// The index the real package's call id uses: the position in the output, or on the
@@ -49,7 +56,7 @@ impl Call {
         profile: Profile,
     ) -> Result<Call, SalvageError> {
         let (arguments, args) = match args {
-            Args::Written(text) => (text, OnceLock::new()),
+            Args::Written(text) => (text, Decoded::OnFirstUse(OnceLock::new())),
             Args::Decoded(args) => {
                 if profile.is_faithful() && args.depth() > praisonai_depth::CALL_ARGUMENTS_ENCODE {
                     let message = "maximum recursion depth exceeded while encoding a JSON object";
@@ -57,7 +64,7 @@ impl Call {
                         message: message.into(),
                     });
                 }
-                (arguments_string(&args), OnceLock::from(args))
+                (arguments_string(&args), Decoded::Built(args))
             }
         };
         Ok(Call {
@@ -103,12 +110,15 @@ impl Call {
 
     /// The decoded arguments the string was made from (usually a `Value::Dict`).
     pub fn args(&self) -> &Value {
-        // Written arguments are `json.dumps` of plain JSON, which reads back as the value
-        // it was written from (the `pyjson` fuzz target checks it on every input).
-        self.args.get_or_init(|| {
-            json::read_back(self.arguments.as_bytes())
-                .unwrap_or_else(|_| Value::Opaque(self.arguments.clone()))
-        })
+        match &self.args {
+            Decoded::Built(value) => value,
+            // Written arguments are `json.dumps` of plain JSON, which reads back as the
+            // value it was written from (the `pyjson` fuzz target checks it on every input).
+            Decoded::OnFirstUse(value) => value.get_or_init(|| {
+                json::read_back(self.arguments.as_bytes())
+                    .unwrap_or_else(|_| Value::Opaque(self.arguments.clone()))
+            }),
+        }
     }
 
     /// Where the call was written: byte offsets into the content, from the first byte of
