@@ -66,9 +66,11 @@ pub fn fenced_ranges_around(text: &[u8], opaque: &[Range<usize>]) -> Vec<Range<u
 /// of a token span, or of the text after one, to know whether pairing fences there could
 /// read differently in another round.
 pub fn holds_mark(text: &[u8]) -> bool {
-    [b"```", b"~~~"]
-        .iter()
-        .any(|mark| memchr::memmem::find(text, *mark).is_some())
+    // One pass for both marks: a call's span rarely holds either byte at all.
+    memchr::memchr2_iter(b'`', b'~', text).any(|i| {
+        let mark = text[i];
+        text.get(i + 1..i + 3) == Some(&[mark, mark][..])
+    })
 }
 
 /// The start of the last of `ranges` (the fenced ranges of `text`) when it is still open
@@ -206,6 +208,21 @@ fn nth_code_point_offset(text: &[u8], n: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mark_is_three_backticks_or_three_tildes() {
+        for (text, holds) in [
+            ("x```", true),
+            ("a ~~~ b", true),
+            ("``~~", false),
+            ("`~`~`~", false),
+            ("~~", false),
+            ("``", false),
+            ("no marks", false),
+        ] {
+            assert_eq!(holds_mark(text.as_bytes()), holds, "{text:?}");
+        }
+    }
 
     fn masked(text: &str) -> String {
         String::from_utf8(Masked::new(text.as_bytes()).text().to_vec()).unwrap()
