@@ -148,18 +148,9 @@ impl Writer<'_> {
 
     /// `{…}`: `{"k": v, …}`, keys unique and escape-free.
     fn object(&mut self, depth: usize) -> Option<()> {
-        if depth == self.max_depth {
-            return None;
-        }
-        self.at += 1;
-        self.out.push('{');
         let mut keys: SmallVec<[Range<usize>; MAX_KEYS]> = SmallVec::new();
-        self.skip_space();
-        if self.eat(b'}') {
-            self.out.push('}');
-            return Some(());
-        }
-        loop {
+        let mut more = self.open(depth, b'{', b'}')?;
+        while more {
             if self.text.get(self.at) != Some(&b'"') || keys.len() == MAX_KEYS {
                 return None;
             }
@@ -183,44 +174,55 @@ impl Writer<'_> {
                 let value = start..self.out.len();
                 self.members.push(Member { key, value });
             }
-            self.skip_space();
-            if self.eat(b'}') {
-                self.out.push('}');
-                return Some(());
-            }
-            if !self.eat(b',') {
-                return None;
-            }
-            self.out.push_str(", ");
-            self.skip_space();
+            more = self.after_item(b'}')?;
         }
+        Some(())
     }
 
     /// `[…]`: `[v, …]`.
     fn array(&mut self, depth: usize) -> Option<()> {
+        let mut more = self.open(depth, b'[', b']')?;
+        while more {
+            self.value(depth + 1)?;
+            more = self.after_item(b']')?;
+        }
+        Some(())
+    }
+
+    /// Opens the container at `self.at`, `depth` containers deep: whether an item follows
+    /// (not when it closes at once); `None` when it would nest too deep.
+    fn open(&mut self, depth: usize, open: u8, close: u8) -> Option<bool> {
         if depth == self.max_depth {
             return None;
         }
         self.at += 1;
-        self.out.push('[');
+        self.out.push(char::from(open));
         self.skip_space();
-        if self.eat(b']') {
-            self.out.push(']');
-            return Some(());
+        Some(!self.closes(close))
+    }
+
+    /// After an item: whether another follows (a `,`), or the container closes (`close`);
+    /// `None` for anything else.
+    fn after_item(&mut self, close: u8) -> Option<bool> {
+        self.skip_space();
+        if self.closes(close) {
+            return Some(false);
         }
-        loop {
-            self.value(depth + 1)?;
-            self.skip_space();
-            if self.eat(b']') {
-                self.out.push(']');
-                return Some(());
-            }
-            if !self.eat(b',') {
-                return None;
-            }
-            self.out.push_str(", ");
-            self.skip_space();
+        if !self.eat(b',') {
+            return None;
         }
+        self.out.push_str(", ");
+        self.skip_space();
+        Some(true)
+    }
+
+    /// Steps over and writes `close` when it is next.
+    fn closes(&mut self, close: u8) -> bool {
+        let closes = self.eat(close);
+        if closes {
+            self.out.push(char::from(close));
+        }
+        closes
     }
 
     /// A key: a string without escapes, written as `dumps` writes it. Its source range,
