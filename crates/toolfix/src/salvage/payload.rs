@@ -367,7 +367,15 @@ impl Payload {
 
 /// The value of a member `transcode` wrote (a name, scalar arguments).
 pub fn read_back(written: &str) -> Option<Value> {
-    json::read_back(written.as_bytes()).ok()
+    // What `transcode` writes is ASCII, so a string without a backslash is its own text.
+    let plain = written
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .filter(|s| !s.contains(['\\', '"']));
+    match plain {
+        Some(text) => Some(Value::Str(PyStr::from(text))),
+        None => json::read_back(written.as_bytes()).ok(),
+    }
 }
 
 /// The `arguments` member of a transcoded call object, else its `parameters`, else `{}`,
