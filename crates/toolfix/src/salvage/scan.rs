@@ -273,7 +273,8 @@ fn pass(
         data(tokens_open_before),
         data(calls_near_end(content, &tokens)),
     ]);
-    let structures = structures(content, &tokens, &outermost);
+    let mut structures = structures(content, &tokens, &outermost);
+    structures.extend(chains(&candidates));
     let near_end = markers_near_end(content, &outermost.0, &hidden);
     let fence_inside = fence_mark_inside(content, &tokens);
     candidates.append(&mut tokens);
@@ -416,6 +417,35 @@ fn structures(content: &[u8], tokens: &[Candidate], outermost: &Outermost) -> Ve
         }
     }
     out
+}
+
+/// The Llama chains among the embedded `candidates` (`<|python_tag|>` then objects
+/// separated by `;`): each object after the first is a call only after the tag, so a
+/// stream keeps the chain from its tag until all of it is settled, like a token
+/// structure. A chain's candidates follow one another with no gap; two tags written back
+/// to back read as one chain here, which keeps more text than needed, never less.
+fn chains(candidates: &[Candidate]) -> Vec<Range<usize>> {
+    let mut spans: Vec<Range<usize>> = candidates
+        .iter()
+        .filter(|c| c.dialect == Dialect::PythonTag)
+        .map(|c| c.span.clone())
+        .collect();
+    spans.sort_unstable_by_key(|s| s.start);
+    let mut chains: Vec<(Range<usize>, usize)> = Vec::new();
+    for span in spans {
+        match chains.last_mut() {
+            Some((chain, links)) if chain.end == span.start => {
+                chain.end = span.end;
+                *links += 1;
+            }
+            _ => chains.push((span, 1)),
+        }
+    }
+    chains
+        .into_iter()
+        .filter(|(_, links)| *links > 1)
+        .map(|(chain, _)| chain)
+        .collect()
 }
 
 /// The earliest start among `candidates`.

@@ -411,6 +411,19 @@ mod tests {
         every_cut(reply, false);
     }
 
+    /// Found by the `stream` fuzz target: the second object of a `<|python_tag|>` chain
+    /// is a call only after the tag, but a Kimi opener quoted in its arguments held the
+    /// stream from the object's start, so a look settled the first object and forgot the
+    /// tag with it; read without its tag, the second object was no call (`strict`).
+    #[test]
+    fn a_llama_chain_is_kept_from_its_tag() {
+        let reply = concat!(
+            "</think><|python_tag|>{\"name\": \"\", \"parameters\": {}};",
+            "{\"name\": \"get_weather\", \"parameters\": {\"q\": \"<|tool_call_begin|>\"}}|",
+        );
+        every_cut(reply, false);
+    }
+
     /// Found by the `stream` fuzz target: a Kimi opener quoted in the first invoke of a
     /// MiniMax section, unclosed, began a structure of its own that the next invoke was
     /// counted in; dropped as quoted data, it left that invoke a structure of its own, so
