@@ -103,17 +103,21 @@ pub fn reasoning(text: &[u8], fenced: &[Range<usize>], beginning: Beginning) -> 
             at = end;
         }
     }
-    // Each end token is searched once, forward: a token kind that never comes must not be
-    // searched for again from every analysis message.
-    let mut ends = HARMONY_ENDS.map(|m| {
-        let mut found = memmem::find_iter(text, m);
-        let next = found.next();
-        (found, m.len(), next)
-    });
+    // Each end token is searched once, forward, and only once an analysis message is
+    // found: a token kind that never comes must not be searched for again from every
+    // analysis message, nor at all in a reply that has none.
+    let mut ends = None;
     let mut at = 0;
     while let Some(open) = find_from(text, ANALYSIS, at, &outside) {
         let body = open + ANALYSIS.len();
-        for (found, _, next) in &mut ends {
+        let ends = ends.get_or_insert_with(|| {
+            HARMONY_ENDS.map(|m| {
+                let mut found = memmem::find_iter(text, m);
+                let next = found.next();
+                (found, m.len(), next)
+            })
+        });
+        for (found, _, next) in ends.iter_mut() {
             while next.is_some_and(|n| n < body) {
                 *next = found.next();
             }
