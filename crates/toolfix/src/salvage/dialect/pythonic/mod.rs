@@ -25,6 +25,8 @@
 //! a call as a value) makes the list unreadable: nothing in it runs. Values keep the type
 //! they were written with; a tool's schema does not convert them (`"3"` stays a string).
 
+mod transcode;
+
 use std::cell::Cell;
 use std::ops::Range;
 
@@ -97,7 +99,7 @@ pub fn recover_whole(
             let position = (Dialect::Pythonic, recovered.len());
             recovered.push(Call::build(
                 Value::Str(name),
-                Args::Decoded(args),
+                args,
                 span.clone(),
                 position,
                 profile,
@@ -157,16 +159,7 @@ pub fn may_become_whole(text: &[u8]) -> bool {
         return true;
     }
     let at = reader.space(1);
-    if at == text.len() || text[at] == b']' {
-        return true;
-    }
-    match reader.identifier(at) {
-        Some(end) => {
-            let after = reader.space(end);
-            after == text.len() || text[after] == b'('
-        }
-        None => false,
-    }
+    text.get(at) == Some(&b']') || call_may_start(text, at)
 }
 
 /// Adds a candidate for every call of every wrapped body.
@@ -206,8 +199,14 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
 /// the text ends before saying: other formats use the same tag (Claude's XML), and a tag
 /// in prose must not reserve the rest of the reply.
 fn olmo_body(text: &[u8], body: usize) -> bool {
+    call_may_start(text, body)
+}
+
+/// Whether a call may start at `at` (after whitespace) as far as a quick look can tell:
+/// the text ends there, or a name follows whose `(` has not been contradicted.
+fn call_may_start(text: &[u8], at: usize) -> bool {
     let reader = Reader::checking(text);
-    let at = reader.space(body);
+    let at = reader.space(at);
     if at == text.len() {
         return true;
     }
@@ -246,7 +245,7 @@ fn push_calls(
             dialect: Dialect::Pythonic,
             found: payloads
                 .allows(&name)
-                .then_some(Found::new(name, args))
+                .then_some(Found { name, args })
                 .map(Box::new),
         });
     }
@@ -279,8 +278,9 @@ fn rejected(span: Range<usize>) -> Candidate {
     }
 }
 
-/// A call as read: its name and its keyword arguments as a dict.
-type Read = (PyStr, Value);
+/// A call as read: its name and its keyword arguments, as a dict or as the `json.dumps`
+/// of one (`transcode`).
+type Read = (PyStr, Args);
 
 /// A call as read and its span.
 type Spanned = (Read, Range<usize>);
@@ -299,24 +299,42 @@ fn checked_then_built<T>(text: &[u8], read: impl Fn(&Reader<'_>) -> Option<T>) -
 
 /// Reads Python literal syntax out of a byte string, and remembers how far it looked, so
 /// a failure at the end of the text (a cut-off reply) can be told from a syntax error.
-/// The third field says whether values are built, or only their syntax read (every
-/// string, list and dict then comes back empty, every other value `None`).
-struct Reader<'t>(&'t [u8], Cell<usize>, bool);
+/// The third field says what becomes of the values read.
+struct Reader<'t>(&'t [u8], Cell<usize>, Mode);
+
+/// What a reader makes of the arguments it reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Only their syntax is read: every string, list and dict comes back empty, every
+    /// other value `None`.
+    Check,
+    /// They are built into values (the reference the tests hold `Write` to).
+    #[cfg(test)]
+    Build,
+    /// A plain call's arguments are written as their `json.dumps` (`transcode`); the
+    /// others are built.
+    Write,
+}
 
 impl<'t> Reader<'t> {
-    /// A reader that builds the values it reads.
+    /// A reader that writes or builds the values it reads.
     fn new(text: &'t [u8]) -> Reader<'t> {
-        Reader(text, Cell::new(0), true)
+        Reader(text, Cell::new(0), Mode::Write)
     }
 
     /// A reader that only checks the syntax.
     fn checking(text: &'t [u8]) -> Reader<'t> {
-        Reader(text, Cell::new(0), false)
+        Reader(text, Cell::new(0), Mode::Check)
+    }
+
+    /// Whether values are built (or written).
+    fn builds(&self) -> bool {
+        self.2 != Mode::Check
     }
 
     /// `bytes` as a string, when values are built.
     fn text(&self, bytes: &[u8]) -> PyStr {
-        match self.2 {
+        match self.builds() {
             true => PyStr::from_generalized_utf8(bytes),
             false => PyStr::new(),
         }
@@ -380,6 +398,12 @@ impl<'t> Reader<'t> {
 
     /// `NAME(key=value, …)` at `i`.
     fn call(&self, i: usize) -> Option<(Read, usize)> {
+        if self.2 == Mode::Write {
+            if let Some((name, args, end)) = transcode::call(self.0, i) {
+                self.touch(end);
+                return Some(((name, Args::Written(args)), end));
+            }
+        }
         let name_end = self.identifier(i)?;
         let name = self.text(&self.0[i..name_end]);
         let mut i = self.expect(self.space(name_end), b'(')?;
@@ -387,19 +411,19 @@ impl<'t> Reader<'t> {
         loop {
             i = self.space(i);
             if self.byte(i) == Some(b')') {
-                return Some(((name, Value::Dict(args)), i + 1));
+                return Some(((name, Args::Decoded(Value::Dict(args))), i + 1));
             }
             let key_end = self.identifier(i)?;
             let key = self.text(&self.0[i..key_end]);
             let eq = self.expect(self.space(key_end), b'=')?;
             let (value, end) = self.value(eq, 0)?;
-            if self.2 {
+            if self.builds() {
                 args.insert(key, value);
             }
             i = self.space(end);
             match self.byte(i)? {
                 b',' => i += 1,
-                b')' => return Some(((name, Value::Dict(args)), i + 1)),
+                b')' => return Some(((name, Args::Decoded(Value::Dict(args))), i + 1)),
                 _ => return None,
             }
         }
@@ -436,7 +460,7 @@ impl<'t> Reader<'t> {
             let (value, end) = self.value(i, depth)?;
             count += 1;
             // Without building, the first item is still kept: `(x)` is `x`.
-            if self.2 || count == 1 {
+            if self.builds() || count == 1 {
                 items.push(value);
             }
             i = self.space(end);
@@ -464,7 +488,7 @@ impl<'t> Reader<'t> {
             };
             let colon = self.expect(self.space(key_end), b':')?;
             let (value, end) = self.value(colon, depth)?;
-            if self.2 {
+            if self.builds() {
                 dict.insert(key, value);
             }
             i = self.space(end);
@@ -499,7 +523,7 @@ impl<'t> Reader<'t> {
         self.touch(end);
         let literal = std::str::from_utf8(&self.0[i + sign..end]).ok()?;
         let negative = self.0[i] == b'-';
-        Some((number_value(literal, negative, self.2)?, end))
+        Some((number_value(literal, negative, self.builds())?, end))
     }
 
     /// A string literal whose opening quote is at `i`.
@@ -525,13 +549,13 @@ impl<'t> Reader<'t> {
                 // An escape cut off by the end of the text is a cut-off string.
                 self.touch(j + 2);
                 j = escape(self.0, j, raw, &mut out)?;
-                if !self.2 {
+                if !self.builds() {
                     out = PyStr::new();
                 }
                 continue;
             }
             let (cp, len) = super::super::text::cp_at(self.0, j)?;
-            if self.2 {
+            if self.builds() {
                 out.push(cp);
             }
             j += len;
@@ -675,12 +699,20 @@ fn octal(text: &[u8], i: usize, out: &mut PyStr) -> Option<usize> {
 mod tests {
     use super::*;
 
+    /// The argument string of arguments as read.
+    pub(super) fn arguments(args: Args) -> String {
+        match args {
+            Args::Written(text) => text.to_string(),
+            Args::Decoded(value) => crate::py::json::dumps(&value).unwrap(),
+        }
+    }
+
     fn read(text: &str) -> Option<Vec<(String, String)>> {
         let (calls, end) = Reader::new(text.as_bytes()).calls(0)?;
         (end == text.len()).then(|| {
             calls
                 .into_iter()
-                .map(|((n, a), _)| (n.to_string(), crate::py::json::dumps(&a).unwrap()))
+                .map(|((n, a), _)| (n.to_string(), arguments(a)))
                 .collect()
         })
     }
