@@ -195,7 +195,8 @@ pub(super) fn scan_embedded(payloads: &Payloads<'_>) -> Result<Vec<Candidate>, S
 
 /// The tokens at which a token dialect's call (or, for Harmony, its header) can begin:
 /// a stream keeps text from one of these near the end of what it has until more text
-/// says whether a call begins there (`scan::token_open`).
+/// says whether a call begins there (`scan::token_open`). Harmony's is any recipient,
+/// `to=`: a message to a built-in tool makes no call but reserves its body.
 pub(super) const TOKEN_OPENERS: [&str; 20] = [
     "[TOOL_CALLS]",
     "<function=",
@@ -207,7 +208,7 @@ pub(super) const TOKEN_OPENERS: [&str; 20] = [
     "<|tool_call_begin|>",
     "<|start|>",
     "<|channel|>",
-    "to=functions.",
+    "to=",
     "<|message|>",
     "<start_function_call>",
     "<|tool_call>",

@@ -9,7 +9,9 @@
 //! * `` ` `` and `~`: fences;
 //! * `action` (with `re.IGNORECASE` folds): a ReAct step;
 //! * `functools[` (any ASCII case): Phi-4's calls;
-//! * `to=functions.`: a Harmony recipient, which can precede its channel tokens.
+//! * `to=`: a Harmony recipient, which can precede its channel tokens; any recipient,
+//!   since a message to a built-in tool (`to=browser.search`) makes no call but reserves
+//!   its body, so a call written in it never runs.
 //!
 //! A chunk can end in the middle of a word marker (`act`, `functoo`); those bytes are
 //! held until the next chunk says whether the marker goes on.
@@ -21,7 +23,7 @@ use crate::py::unicode;
 const WORDS: [(&[u8], Fold); 3] = [
     (b"action", Fold::RegexIgnoreCase),
     (b"functools[", Fold::AsciiCase),
-    (b"to=functions.", Fold::Exact),
+    (b"to=", Fold::Exact),
 ];
 
 /// How a word marker compares.
@@ -51,7 +53,7 @@ pub enum Scan {
 ///
 /// Prose is searched with memchr, not byte by byte: the tag and fence bytes directly; the
 /// words through a byte each holds that prose rarely does (`action` through its `c`,
-/// `to=functions.` through its `=`, `functools[` through its `[`, a tag byte already).
+/// `to=` through its `=`, `functools[` through its `[`, a tag byte already).
 pub fn scan(text: &[u8], from: usize) -> Scan {
     let from = from.min(text.len());
     let rest = &text[from..];
@@ -92,9 +94,9 @@ fn action_before(text: &[u8], from: usize, limit: usize) -> Option<usize> {
         .find(|&a| matches!(text[a], b'a' | b'A') && match_folded(text, a, b"action").is_some())
 }
 
-/// The first `to=functions.` that begins in `from..limit`, found through its `=`.
+/// The first `to=` that begins in `from..limit`, found through its `=`.
 fn recipient_before(text: &[u8], from: usize, limit: usize) -> Option<usize> {
-    const RECIPIENT: &[u8] = b"to=functions.";
+    const RECIPIENT: &[u8] = b"to=";
     let end = (limit + 2).min(text.len());
     memchr::memchr_iter(b'=', &text[from..end])
         .map(|i| from + i)
@@ -192,6 +194,8 @@ mod tests {
         assert_eq!(scan(b"FuncTools[", 0), Scan::Marker(0));
         assert_eq!(scan(b"use functoo", 0), Scan::Partial(4));
         assert_eq!(scan(b"x to=functions.get", 0), Scan::Marker(2));
+        assert_eq!(scan(b"x to=browser.search", 0), Scan::Marker(2));
+        assert_eq!(scan(b"x t", 0), Scan::Partial(2));
         assert_eq!(scan(b"fact", 0), Scan::Partial(1));
         assert_eq!(scan(b"after", 0), Scan::Clear);
     }

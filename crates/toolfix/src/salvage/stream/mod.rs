@@ -677,13 +677,19 @@ mod tests {
     /// Found by the stream properties and fuzzing: a `;`-chain stays open from its
     /// `<|python_tag|>`, a token opener quoted in another candidate holds nothing open and
     /// keeps no text, and the code point before kept text stands in for what a Harmony
-    /// recipient looks back at (a quote is no whitespace).
-    const QUOTED_AND_LOOKED_BACK_AT: [&str; 5] = [
+    /// recipient looks back at (a quote is no whitespace), and a recipient outside the
+    /// `functions` namespace, written before its channel token, is read alike in both:
+    /// kept from its `to=`, and a recipient only right after `<|start|>` and the role (F25).
+    const QUOTED_AND_LOOKED_BACK_AT: [&str; 9] = [
         "</think><|python_tag|>{\"\":false};{\"tool\":\"a\",\"\":true}",
         "</think><|tool_call_begin|><function=a><parameter=<|tool_call_end|>\n[TOOL_CALLS]a[ARGS]{\"c\":null}ull,\"c[AR",
         "</think><|python_tag|>{\"name\": \"a\", \"arguments\": {\"e\": \"<minimax:tool_call>\"}}<tool_call>a</tool_call>",
         "\"to=functions.get_weather<|message|>{}<|call|>",
         "hi to=functions.get_weather<|message|>{}<|call|> \u{a0}to=functions.a<|message|>{}<|call|>",
+        "to=browser.search<|channel|>commentary<|message|>{\"q\": \"x\n<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>",
+        "to=browser.<<|channel|>\u{c}<|message|>{\"q>\n[TOOL_CALL]{\"name\": \"a\", \"arguments\": {}}[/TOOL_CALL]\n<|ll|>",
+        "\u{fffd}\0<|arch <|constrain|>jsohanne\u{1}\0\0\u{fffd}alysis to=browser.search <|<|channel|>\0\0\0\0\0\0\0\u{c}<|message|>{\"quarthe<\u{fffd}iunction>\n[TOOL_CALL]{\"name\": \"a\", \"arguments\": {}}[/TOOL_CALL]\n<|{\"namell|>",
+        "<|start|>functions.a to=assistant<|channel|>commentary<|message|>{\"r\": \"<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>",
     ];
 
     #[test]
