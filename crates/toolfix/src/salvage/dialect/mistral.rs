@@ -205,11 +205,7 @@ mod tests {
 
     /// The calls `scan` accepts in `text`, as `(name, arguments JSON)`, and every span.
     fn read(text: &str) -> (Vec<(String, String)>, Vec<Range<usize>>) {
-        super::super::accepted_and_spans(super::super::candidates_of(
-            &[scan],
-            text,
-            &["get_weather", "search"],
-        ))
+        super::super::scanned_by(scan, text)
     }
 
     #[test]

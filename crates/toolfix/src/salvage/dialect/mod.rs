@@ -301,13 +301,26 @@ fn accepted_and_spans(
     let calls = candidates
         .into_iter()
         .filter_map(|c| c.found)
-        .map(|f| {
-            let args = match f.args {
-                super::call::Args::Decoded(value) => crate::py::json::dumps(&value).unwrap(),
-                super::call::Args::Written(text) => text.to_string(),
-            };
-            (f.name.to_string(), args)
-        })
+        .map(|f| (f.name.to_string(), argument_string(f.args)))
         .collect();
     (calls, spans)
+}
+
+/// What `scan` accepts in `text` with `get_weather` and `search` offered, as
+/// `accepted_and_spans` gives it.
+#[cfg(test)]
+fn scanned_by(
+    scan: fn(&Payloads<'_>, &mut Vec<Candidate>),
+    text: &str,
+) -> (Vec<(String, String)>, Vec<std::ops::Range<usize>>) {
+    accepted_and_spans(candidates_of(&[scan], text, &["get_weather", "search"]))
+}
+
+/// The argument string of arguments as a dialect read them.
+#[cfg(test)]
+fn argument_string(args: super::call::Args) -> String {
+    match args {
+        super::call::Args::Decoded(value) => crate::py::json::dumps(&value).unwrap(),
+        super::call::Args::Written(text) => text.to_string(),
+    }
 }

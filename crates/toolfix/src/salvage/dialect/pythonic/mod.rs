@@ -699,20 +699,12 @@ fn octal(text: &[u8], i: usize, out: &mut PyStr) -> Option<usize> {
 mod tests {
     use super::*;
 
-    /// The argument string of arguments as read.
-    pub(super) fn arguments(args: Args) -> String {
-        match args {
-            Args::Written(text) => text.to_string(),
-            Args::Decoded(value) => crate::py::json::dumps(&value).unwrap(),
-        }
-    }
-
     fn read(text: &str) -> Option<Vec<(String, String)>> {
         let (calls, end) = Reader::new(text.as_bytes()).calls(0)?;
         (end == text.len()).then(|| {
             calls
                 .into_iter()
-                .map(|((n, a), _)| (n.to_string(), arguments(a)))
+                .map(|((n, a), _)| (n.to_string(), super::super::argument_string(a)))
                 .collect()
         })
     }
@@ -817,11 +809,7 @@ mod tests {
 
     /// The calls of `scan` over `text`, and the span of every candidate.
     fn scanned(text: &str) -> (Vec<(String, String)>, Vec<Range<usize>>) {
-        super::super::accepted_and_spans(super::super::candidates_of(
-            &[scan],
-            text,
-            &["get_weather", "search"],
-        ))
+        super::super::scanned_by(scan, text)
     }
 
     #[test]

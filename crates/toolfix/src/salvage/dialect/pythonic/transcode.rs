@@ -267,7 +267,7 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use super::super::tests::arguments;
+    use super::super::super::argument_string;
     use super::super::{Mode, Reader};
     use super::*;
     use crate::py::json::read_back;
@@ -280,7 +280,7 @@ mod tests {
         let super::super::Args::Decoded(value) = args.clone() else {
             panic!("the Build reader built {args:?}");
         };
-        Some((name.to_string(), arguments(args), value, end))
+        Some((name.to_string(), argument_string(args), value, end))
     }
 
     /// Holds the writer to the reader on `text`: when it writes, the reader reads the
