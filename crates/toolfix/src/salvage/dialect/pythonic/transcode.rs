@@ -87,7 +87,8 @@ impl<'t> Writer<'t> {
         loop {
             self.space();
             if self.peek()? == b']' {
-                break;
+                self.at += 1;
+                return self.close(']');
             }
             if !first {
                 self.out.push_str(", ");
@@ -101,8 +102,6 @@ impl<'t> Writer<'t> {
                 _ => return None,
             }
         }
-        self.at += 1;
-        self.close(']')
     }
 
     /// `KEY… value, …` up to `close` after its opener, as a JSON object: `key` reads a key
@@ -177,11 +176,13 @@ impl<'t> Writer<'t> {
             return None;
         }
         let start = self.at + 1;
-        let len = text[start..].iter().position(|&b| b == quote)?;
+        // One pass, stopping at the first byte that is not plain: the closing quote, or a
+        // byte that leaves the string to the reader.
+        let len = text[start..]
+            .iter()
+            .position(|&b| b == quote || !matches!(b, 0x20..=0x7E) || b == b'\\')?;
+        (text[start + len] == quote).then_some(())?;
         let body = &text[start..start + len];
-        if !body.iter().all(|&b| matches!(b, 0x20..=0x7E) && b != b'\\') {
-            return None;
-        }
         self.out.push('"');
         for piece in body.split_inclusive(|&b| b == b'"') {
             match piece.split_last() {
