@@ -25,6 +25,13 @@ make the package's answers depend on how it was called:
   dangerous (``write_file``, ``execute_query``, ...) unless they are in the
   deny-set.  The protocol has no field for a human's answer; the driver sets
   ``PRAISONAI_AUTO_APPROVE=true`` so such calls behave like any other tool.
+* **Start-up before the handshake.**  Op ``turn`` needs litellm, whose import
+  takes about 5 s on a two-core machine: more than a case's 5 s budget.  Loaded
+  on the first turn, it made that case time out, and every restarted driver
+  paid it again on its next turn, until the restart budget was spent.  So it is
+  loaded before ``hello`` is answered (the handshake has 120 s), and litellm is
+  told to use its bundled model-cost map instead of fetching one: nothing this
+  driver does reaches the network.
 """
 
 import os
@@ -68,6 +75,7 @@ import types  # noqa: E402
 
 os.environ["PRAISONAI_AUTO_APPROVE"] = "true"
 os.environ.setdefault("DO_NOT_TRACK", "true")
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from praisonaiagents import Agent  # noqa: E402
 from praisonaiagents.llm.adapters import get_provider_adapter  # noqa: E402
@@ -79,6 +87,7 @@ ADAPTERS = ("ollama", "local", "default", "anthropic", "gemini")
 DIALECTS = ["whole_json", "tool_call", "function", "bracket", "python_tag", "react"]
 
 from module_level import IO_INT_MAX_STR_DIGITS, IO_RECURSION_LIMIT, AsIfModuleLevel  # noqa: E402
+import turn  # noqa: E402 - loads litellm before the handshake (see above)
 
 NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
@@ -524,7 +533,6 @@ def op_format_result(inp):
 
 def op_turn(inp):
     """One agent turn of the real sync or async loop against a scripted model (turn.py)."""
-    import turn  # noqa: PLC0415 - loads litellm; only a turn needs it
     return turn.run_turn(inp, build_tool, BadInput, _only_keys, _field)
 
 
