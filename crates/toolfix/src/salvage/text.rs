@@ -30,8 +30,12 @@ pub fn cp_at(text: &[u8], i: usize) -> Option<(u32, usize)> {
 
 /// The code point that ends right before `i`, or `None` at the start.
 pub fn cp_before(text: &[u8], i: usize) -> Option<u32> {
-    let start = text[..i].iter().rposition(|&b| b & 0xC0 != 0x80)?;
-    cp_at(text, start).map(|(cp, _)| cp)
+    cp_at(text, cp_start_before(text, i)?).map(|(cp, _)| cp)
+}
+
+/// Where the code point that ends right before `i` starts, or `None` at the start.
+fn cp_start_before(text: &[u8], i: usize) -> Option<usize> {
+    text[..i].iter().rposition(|&b| b & 0xC0 != 0x80)
 }
 
 /// The offset after the run of `\s` (Python `str.isspace`) that starts at `i`.
@@ -57,7 +61,30 @@ pub fn skip_space(text: &[u8], mut i: usize) -> usize {
 ///
 /// Letters match either ASCII case and every non-ASCII code point that `re.I` folds to
 /// them (`İ`, `ı` for `i`, `ſ` for `s`, `K` for `k`); other pattern bytes match exactly.
-pub fn match_folded(text: &[u8], mut i: usize, pattern: &[u8]) -> Option<usize> {
+///
+/// Every pattern byte takes at least one byte of text, so a match needs the
+/// `pattern.len()` bytes at `i`. When they are ASCII, as they are in nearly every reply,
+/// one branch-free pass over them decides (the scans call this at every `<` and every
+/// `a`, so the per-byte loop that decodes was a third of a `<tool_call>` flood's cost);
+/// only a window holding a non-ASCII byte is decoded. Always inlined: with the pattern a
+/// constant, the pass compiles to a few compares.
+#[inline(always)]
+pub fn match_folded(text: &[u8], i: usize, pattern: &[u8]) -> Option<usize> {
+    let window = text.get(i..i.checked_add(pattern.len())?)?;
+    if window.is_ascii() {
+        let differs = window.iter().zip(pattern).fold(0, |acc, (&b, &p)| {
+            let case = if p.is_ascii_alphabetic() { 0x20 } else { 0 };
+            acc | ((b | case) ^ (p | case))
+        });
+        return (differs == 0).then_some(i + pattern.len());
+    }
+    match_folded_decoding(text, i, pattern)
+}
+
+/// `match_folded` one code point at a time, for text that is not ASCII.
+#[cold]
+#[inline(never)]
+fn match_folded_decoding(text: &[u8], mut i: usize, pattern: &[u8]) -> Option<usize> {
     for &p in pattern {
         let b = *text.get(i)?;
         if b < 0x80 {
@@ -98,6 +125,17 @@ pub fn name_run_end(text: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The start of the run of `\s` (Python `str.isspace`) that ends at `i`.
+pub fn skip_space_back(text: &[u8], mut i: usize) -> usize {
+    while let Some(start) = cp_start_before(text, i) {
+        if !cp_at(text, start).is_some_and(|(cp, _)| unicode::is_space(cp)) {
+            break;
+        }
+        i = start;
+    }
+    i
+}
+
 /// Whether `\b` holds at `i` given that the code point at `i` is a word character:
 /// the one before it (if any) must not be one, by Python's `\w`.
 pub fn word_boundary_before(text: &[u8], i: usize) -> bool {
@@ -107,4 +145,62 @@ pub fn word_boundary_before(text: &[u8], i: usize) -> bool {
 /// The number of code points in `text`.
 pub fn count_code_points(text: &[u8]) -> usize {
     text.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Patterns the dialects match, and text built from their bytes, case variants and
+    /// the non-ASCII code points `re.I` folds to ASCII letters.
+    fn folded_text() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            Just("<".to_owned()),
+            Just("tool_call".to_owned()),
+            Just("TOOL_CALL".to_owned()),
+            Just("Action".to_owned()),
+            Just("ſ".to_owned()),
+            Just("İ".to_owned()),
+            Just("ı".to_owned()),
+            Just("\u{212a}".to_owned()),
+            Just("_".to_owned()),
+            Just("\x7f".to_owned()),
+            Just(">".to_owned()),
+            "[a-zA-Z<>|=_ ]{0,3}",
+        ];
+        prop::collection::vec(piece, 0..8).prop_map(|pieces| pieces.concat().into_bytes())
+    }
+
+    proptest! {
+        /// The ASCII window test answers what decoding every code point answers.
+        #[test]
+        fn ascii_window_agrees_with_decoding(
+            text in folded_text(),
+            pattern in prop::sample::select(vec![
+                &b"<tool_call>"[..], b"</tool_call>", b"action", b"input", b"<function=",
+                b"[tool_call]", b"<|python_tag|>", b"is",
+            ]),
+        ) {
+            // The scans call it at code point boundaries only.
+            let boundaries = (0..=text.len()).filter(|&i| text.get(i).is_none_or(|b| b & 0xC0 != 0x80));
+            for i in boundaries {
+                prop_assert_eq!(
+                    match_folded(&text, i, pattern),
+                    match_folded_decoding(&text, i, pattern),
+                    "at {} of {:?}", i, String::from_utf8_lossy(&text)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn folds_letters_only() {
+        assert_eq!(match_folded(b"<TOOL_CALL>", 0, b"<tool_call>"), Some(11));
+        assert_eq!(match_folded(b"<tool\x7fcall>", 0, b"<tool_call>"), None);
+        assert_eq!(match_folded("acſ".as_bytes(), 0, b"acs"), Some(4));
+        assert_eq!(match_folded(b"actio", 0, b"action"), None);
+        assert_eq!(match_folded(b"action", 7, b"action"), None);
+    }
 }
