@@ -24,7 +24,7 @@ use std::ops::Range;
 use memchr::memmem;
 
 use super::Beginning;
-use super::text::may_hold_tag;
+use super::text::{may_hold_tag, skip_space};
 use crate::py::unicode::strip;
 
 /// Reasoning blocks: an opener, and the closer that ends the block.
@@ -35,6 +35,8 @@ const BLOCKS: [(&[u8], &[u8]); 3] = [
 ];
 const THINK_CLOSE: &[u8] = b"</think>";
 const ANALYSIS: &[u8] = b"<|channel|>analysis<|message|>";
+/// Every marker that opens reasoning.
+const OPENERS: [&[u8]; 4] = [BLOCKS[0].0, BLOCKS[1].0, BLOCKS[2].0, ANALYSIS];
 /// The tokens that end a Harmony message.
 const HARMONY_ENDS: [&[u8]; 3] = [b"<|end|>", b"<|call|>", b"<|return|>"];
 
@@ -158,6 +160,7 @@ pub fn first_think_marker(text: &[u8], fenced: &[Range<usize>]) -> Option<usize>
 /// what the whole-content path strips), when the reply goes on after it. In the rest of a
 /// streamed reply (`stream`, not `beginning.whole_content`) only reasoning closed by an
 /// unopened `</think>` counts: an opening marker there is not the beginning of the reply.
+/// Blocks that only whitespace separates are one beginning (`run_end`).
 ///
 /// Reasoning is found as the scan finds it, outside fences: a fence opened in the
 /// reasoning and never closed runs past its `</think>`, so what follows is fenced, not a
@@ -166,17 +169,37 @@ pub fn leading(text: &[u8], beginning: Beginning) -> Option<usize> {
     let unopened_only = !beginning.whole_content;
     reasoning_ranges(text, &[], beginning).first()?;
     let fenced = super::fence::fenced_ranges(text);
-    let first = reasoning_ranges(text, &fenced, beginning)
-        .into_iter()
-        .next()?;
+    let ranges = reasoning_ranges(text, &fenced, beginning);
+    let first = ranges.first()?;
     let before = &text[..first.start];
-    let opened = BLOCKS
+    let opened = OPENERS
         .iter()
-        .map(|(opener, _)| *opener)
-        .chain([ANALYSIS])
         .any(|opener| text[first.start..].starts_with(opener));
     let counts = !(unopened_only && opened);
-    (counts && strip(before).is_empty() && first.end < text.len()).then_some(first.end)
+    let end = run_end(text, &ranges);
+    (counts && strip(before).is_empty() && end < text.len()).then_some(end)
+}
+
+/// The end of the run of reasoning blocks that starts with the first of `ranges` (sorted
+/// and disjoint), each after only whitespace: a model that thinks in two blocks
+/// (`<think>a</think>\n<think>b</think>`) has begun its reply with both, and what follows
+/// them is still its whole content.
+pub fn run_end(text: &[u8], ranges: &[Range<usize>]) -> usize {
+    let mut end = ranges.first().map_or(0, |r| r.end);
+    for next in ranges.iter().skip(1) {
+        if next.start != skip_space(text, end) {
+            break;
+        }
+        end = next.end;
+    }
+    end
+}
+
+/// Whether `text`, after whitespace, is the start of a reasoning opener cut short: the
+/// reasoning a streamed reply begins with may go on with another block.
+pub fn may_open(text: &[u8]) -> bool {
+    let rest = &text[skip_space(text, 0)..];
+    !rest.is_empty() && OPENERS.iter().any(|opener| opener.starts_with(rest))
 }
 
 /// The first occurrence of `marker` at or after `from` that `keep` accepts.
@@ -304,6 +327,23 @@ mod tests {
             leading(b"<think>```x```</think> {}", Beginning::REPLY),
             Some(22)
         );
+    }
+
+    #[test]
+    fn blocks_only_whitespace_separates_are_one_beginning() {
+        let text = b"<think>a</think>\n<|channel>thought b<channel|>[a()]";
+        assert_eq!(leading(text, Beginning::REPLY), Some(text.len() - 5));
+        let prose = b"<think>a</think> so <think>b</think>[a()]";
+        assert_eq!(leading(prose, Beginning::REPLY), Some(16));
+    }
+
+    #[test]
+    fn a_cut_opener_may_open_more_reasoning() {
+        assert!(may_open(b" \n<|chan"));
+        assert!(may_open(b"["));
+        assert!(!may_open(b""));
+        assert!(!may_open(b"<b>"));
+        assert!(!may_open(b"<think>x"));
     }
 
     #[test]

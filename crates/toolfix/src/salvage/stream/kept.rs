@@ -274,8 +274,11 @@ impl Kept {
             return false;
         }
         match leading_reasoning(text, self.beginning) {
-            Some(first) => {
-                first.end == text.len() || may_become_payload(&text[first.end..], profile)
+            Some(run) => {
+                let rest = &text[run.end..];
+                run.end == text.len()
+                    || may_become_payload(rest, profile)
+                    || reasoning::may_open(rest)
             }
             None => false,
         }
@@ -412,14 +415,14 @@ pub fn stand_in(cp: &[u8]) -> u8 {
     }
 }
 
-/// The reasoning the text begins with, as whole-content salvage reads it.
+/// The reasoning the text begins with, as whole-content salvage reads it: the run of
+/// blocks that only whitespace separates (`reasoning::run_end`).
 fn leading_reasoning(text: &[u8], beginning: Beginning) -> Option<std::ops::Range<usize>> {
-    let first = reasoning::reasoning_ranges(text, &[], beginning)
-        .into_iter()
-        .next()?;
+    let ranges = reasoning::reasoning_ranges(text, &[], beginning);
+    let run = ranges.first()?.start..reasoning::run_end(text, &ranges);
     let counted = reasoning::leading(text, beginning).is_some()
-        || (first.end == text.len() && first_non_space(&text[..first.start]) == first.start);
-    counted.then_some(first)
+        || (run.end == text.len() && first_non_space(&text[..run.start]) == run.start);
+    counted.then_some(run)
 }
 
 /// The offset of the first code point that is not whitespace (`str.isspace`).

@@ -540,6 +540,25 @@ mod tests {
         );
     }
 
+    /// Found by the `stream` fuzz target (F26): two thought channels that touch were one
+    /// leading block in batch salvage, so the list after them was the whole reply; the
+    /// stream settled the first channel before the second came and lost the call. Blocks
+    /// that only whitespace separates are now one beginning, and the stream holds while
+    /// another may open.
+    #[test]
+    fn reasoning_in_two_blocks_still_begins_the_reply() {
+        for reply in [
+            "<|channel>thought<channel|><|channel>thought<channel|>[a(x=1)]",
+            "<think>a</think>\n <think>b</think>[a(x=1)]",
+        ] {
+            every_cut(reply, true);
+            let bytes: Vec<usize> = (1..reply.len())
+                .filter(|&i| reply.is_char_boundary(i))
+                .collect();
+            compare(reply, &bytes, Profile::Strict);
+        }
+    }
+
     /// Found by the `stream` fuzz target: a fence mark inside a Qwen3 XML block is
     /// masked while the scan keeps the block out of fence masking, but a later round that
     /// keeps nothing out (here set off by text that came last) pairs it with the marks
