@@ -57,10 +57,16 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
     let text = payloads.text();
     let mut values = Values::new(text, &VALUES);
     let mut closes = Finder::new(text, CLOSE);
+    let mut keys = Finder::new(text, KEY);
     let mut resume = 0;
     for open in memchr::memmem::find_iter(text, OPEN) {
         if open < resume {
             continue;
+        }
+        // A name is followed by `<arg_key>` or `</tool_call>` (`name_of`): past the last
+        // of them no opener starts a block, and a flood of openers is not visited.
+        if keys.at_or_after(open).is_none() && closes.at_or_after(open).is_none() {
+            break;
         }
         let Some(name) = name_of(text, open + OPEN.len()) else {
             continue;
