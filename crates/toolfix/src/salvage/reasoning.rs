@@ -63,6 +63,12 @@ pub struct Reasoning {
 }
 
 impl Reasoning {
+    /// No reasoning: what a text without `<` or `[` holds.
+    pub const NONE: Reasoning = Reasoning {
+        ranges: Vec::new(),
+        open_at_end: false,
+    };
+
     /// The start of the last range when a block in it is still open at the end of the
     /// text, its closer not yet written.
     pub fn unclosed(&self) -> Option<usize> {

@@ -32,7 +32,7 @@ use super::fence::{self, Masked};
 use super::payload::Payloads;
 use super::reasoning::{self, merge};
 use super::span::{self, Candidate};
-use super::text::cp_at;
+use super::text::{cp_at, may_hold_tag};
 use super::{Allowlist, Beginning, SalvageError};
 use crate::profile::Profile;
 use crate::py::unicode::is_space;
@@ -94,20 +94,28 @@ pub fn scanned(
             structures: Vec::new(),
         });
     }
-    let mut raw = Some(tokens(
-        &Masked::with_ranges(content, Vec::new()),
-        tools,
-        profile,
-    ));
+    // Every token opener and reasoning marker holds `<` or `[`: whether the text does is
+    // asked once here, not again by the token scan, reasoning and the think marker of
+    // every round (prose that reaches the scan through `action` has neither).
+    let tags = may_hold_tag(content);
+    let read_tokens = || match tags {
+        true => tokens(&Masked::with_ranges(content, Vec::new()), tools, profile),
+        false => (Vec::new(), None),
+    };
+    let mut raw = Some(read_tokens());
     let mut opaque = disjoint(raw.as_ref().map_or(&[][..], |(t, _)| t));
     // What an earlier round read decided what the next one masks: a structure still open
     // in any round may yet change the answer.
     let mut open_before = None;
     for round in 1..=ROUNDS {
-        let raw = raw
-            .take()
-            .unwrap_or_else(|| tokens(&Masked::with_ranges(content, Vec::new()), tools, profile));
-        let pass = pass(content, beginning, tools, profile, raw, &opaque)?;
+        let raw = raw.take().unwrap_or_else(read_tokens);
+        let read = Read {
+            beginning,
+            tools,
+            profile,
+            tags,
+        };
+        let pass = pass(content, &read, raw, &opaque)?;
         let drafted = in_reasoning(&pass.reasoning, &opaque);
         let quoted_now = quoted(&pass.embedded, &opaque);
         // With reasoning masked, a token span may reach further (its closer was written
@@ -191,20 +199,36 @@ struct Pass {
     embedded: Vec<Range<usize>>,
 }
 
+/// How a scan reads a text, and whether the text holds a `<` or a `[` at all.
+#[derive(Clone, Copy)]
+struct Read<'t> {
+    beginning: Beginning,
+    tools: &'t Allowlist,
+    profile: Profile,
+    tags: bool,
+}
+
 /// Steps 2 to 4 of the scan, given the token candidates `raw` found in the unmasked text
 /// and the spans `opaque` whose fences are theirs.
 fn pass(
     content: &[u8],
-    beginning: Beginning,
-    tools: &Allowlist,
-    profile: Profile,
+    read: &Read<'_>,
     raw: Found,
     opaque: &[Range<usize>],
 ) -> Result<Pass, SalvageError> {
+    let Read {
+        beginning,
+        tools,
+        profile,
+        tags,
+    } = *read;
     let (mut tokens, raw_token_open) = raw;
     let fenced = fence::fenced_ranges_around(content, opaque);
     let open_fence = fence::unclosed(content, &fenced);
-    let mut reasoning = reasoning::reasoning(content, &fenced, beginning);
+    let mut reasoning = match tags {
+        true => reasoning::reasoning(content, &fenced, beginning),
+        false => reasoning::Reasoning::NONE,
+    };
     let mut read_as_text = fenced.clone();
     let mut first = first_start(&tokens);
     // A structure still open in the text with only fences masked may yet turn a
@@ -234,9 +258,10 @@ fn pass(
     }
     let open_reasoning = reasoning.unclosed();
     let reasoning = reasoning.ranges;
-    let think_marker = match beginning.unopened_think {
-        true => reasoning::first_think_marker(content, &read_as_text),
-        false => Some(0),
+    let think_marker = match (beginning.unopened_think, tags) {
+        (true, true) => reasoning::first_think_marker(content, &read_as_text),
+        (true, false) => None,
+        (false, _) => Some(0),
     };
     let mut reached_in_tokens = None;
     let mut outside_reasoning = Vec::new();
