@@ -193,13 +193,17 @@ impl Scanner<'_> {
     /// a `JSONDecodeError` at the top.
     fn raised_at_depth(&self, e: DecodeError, depth: usize) -> DecodeError {
         match e {
-            DecodeError::Syntax { msg, .. } if msg != EXPECTING_VALUE => {
+            DecodeError::Syntax { msg, pos } if msg != EXPECTING_VALUE => {
                 match self.limits.max_depth.saturating_sub(depth) {
                     0 | 2 => DecodeError::RecursionInRaise {
                         while_calling: true,
+                        msg,
+                        pos,
                     },
                     1 => DecodeError::RecursionInRaise {
                         while_calling: false,
+                        msg,
+                        pos,
                     },
                     _ => e,
                 }
@@ -969,17 +973,31 @@ mod tests {
             max_depth: 3,
             ..LIMITS
         };
-        let calling = Err(DecodeError::RecursionInRaise {
-            while_calling: true,
-        });
-        let plain = Err(DecodeError::RecursionInRaise {
-            while_calling: false,
-        });
-        assert_eq!(loads(b"[[[1 2", three), calling);
-        assert_eq!(loads(b"[[{\"a\" 1", three), calling);
-        assert_eq!(loads(b"[[\"\\q\"", three), plain);
-        assert_eq!(loads(b"[{1", three), plain);
-        assert_eq!(loads(b"[\"\x00\"", three), calling);
+        // The message Python prints, and where the error it stands for was found.
+        let raised = |text: &[u8], limits| {
+            loads(text, limits).map_err(|e| match e {
+                DecodeError::RecursionInRaise { pos, .. } => (e.python_message(), pos),
+                e => (e.python_message(), usize::MAX),
+            })
+        };
+        let calling = |pos| {
+            Err((
+                "RecursionError: maximum recursion depth exceeded while calling a Python object"
+                    .to_owned(),
+                pos,
+            ))
+        };
+        let plain = |pos| {
+            Err((
+                "RecursionError: maximum recursion depth exceeded".to_owned(),
+                pos,
+            ))
+        };
+        assert_eq!(raised(b"[[[1 2", three), calling(5));
+        assert_eq!(raised(b"[[{\"a\" 1", three), calling(7));
+        assert_eq!(raised(b"[[\"\\q\"", three), plain(3));
+        assert_eq!(raised(b"[{1", three), plain(2));
+        assert_eq!(raised(b"[\"\x00\"", three), calling(2));
         assert_eq!(
             loads(b"\"\\u12\"", three),
             Err(DecodeError::Syntax {
@@ -987,7 +1005,7 @@ mod tests {
                 pos: 2
             })
         );
-        assert_eq!(loads(b"[[[]] x", three), calling);
+        assert_eq!(raised(b"[[[]] x", three), calling(6));
         let four = DecodeLimits {
             max_depth: 4,
             ..LIMITS
@@ -1010,22 +1028,12 @@ mod tests {
             max_depth: 0,
             ..LIMITS
         };
-        assert_eq!(loads(b"\"\\q\"", zero), calling);
+        assert_eq!(raised(b"\"\\q\"", zero), calling(1));
         assert_eq!(loads(b"1", zero), Ok(Value::int(1)));
-        assert_eq!(
-            DecodeError::RecursionInRaise {
-                while_calling: true
-            }
-            .python_message(),
-            "RecursionError: maximum recursion depth exceeded while calling a Python object"
-        );
-        assert_eq!(
-            DecodeError::RecursionInRaise {
-                while_calling: false
-            }
-            .python_message(),
-            "RecursionError: maximum recursion depth exceeded"
-        );
+        // A text cut short at that depth may still decode once it goes on.
+        let cut = loads(b"[[[1", three).unwrap_err();
+        assert!(matches!(cut, DecodeError::RecursionInRaise { .. }));
+        assert!(cut.may_be_cut_short(4));
     }
 
     /// Depth costs heap, not stack: a text nested far deeper than any thread's stack

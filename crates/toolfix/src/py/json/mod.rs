@@ -67,6 +67,11 @@ pub enum DecodeError {
     RecursionInRaise {
         /// Whether the message ends in " while calling a Python object".
         while_calling: bool,
+        /// The message of the syntax error that could not be raised.
+        msg: &'static str,
+        /// Where that error was found: a text that ends near it may have failed only
+        /// because it ended (`may_be_cut_short`).
+        pos: usize,
     },
 }
 
@@ -89,14 +94,16 @@ impl DecodeError {
     /// Whether the decode of a text `len` bytes long may have failed only because the
     /// text ended there, so that more text could decode: an unterminated string, or a
     /// syntax error within the last few bytes (a literal, number or `\u` escape cut
-    /// short: `tru`, `1.`, `-Infin`, `"\u00`). Too deep and too long stay errors
-    /// whatever follows.
+    /// short: `tru`, `1.`, `-Infin`, `"\u00`). A syntax error CPython could not raise
+    /// for want of recursion levels (`RecursionInRaise`) counts by where it was found:
+    /// cut short, the same text may decode once it goes on. Too deep and too long stay
+    /// errors whatever follows.
     pub fn may_be_cut_short(&self, len: usize) -> bool {
         /// Longer than any literal (`-Infinity`), number tail (`1e+`) or escape (`\uXXXX`)
         /// that a continuation could still complete.
         const SHORT: usize = 12;
         match self {
-            DecodeError::Syntax { msg, pos } => {
+            DecodeError::Syntax { msg, pos } | DecodeError::RecursionInRaise { msg, pos, .. } => {
                 msg.starts_with("Unterminated string") || pos + SHORT >= len
             }
             _ => false,
@@ -118,7 +125,7 @@ impl DecodeError {
                  from a unicode string",
                 if *in_object { "object" } else { "array" }
             ),
-            DecodeError::RecursionInRaise { while_calling } => format!(
+            DecodeError::RecursionInRaise { while_calling, .. } => format!(
                 "RecursionError: maximum recursion depth exceeded{}",
                 if *while_calling {
                     " while calling a Python object"

@@ -540,6 +540,28 @@ mod tests {
         );
     }
 
+    /// Found by the `stream` fuzz target (F27): a decode cut short with nearly every
+    /// level of the depth bound in use fails as CPython's raise would (`RecursionError`,
+    /// the syntax error it stands for is at the end of the text), and that was not taken
+    /// as cut short, so the stream settled a ReAct step batch salvage reads as a call.
+    #[test]
+    fn a_deep_payload_cut_short_is_still_open() {
+        for depth in [
+            crate::profile::STRICT_MAX_DEPTH - 2,
+            crate::profile::STRICT_MAX_DEPTH - 1,
+        ] {
+            let reply = format!(
+                "Action: get_weather\nAction Input: {}1{} done",
+                "{\"a\": ".repeat(depth),
+                "}".repeat(depth),
+            );
+            let cut = reply.find('1').unwrap() + 1;
+            for profile in [Profile::Strict, Profile::Portable] {
+                compare(&reply, &[cut], profile);
+            }
+        }
+    }
+
     /// Found by the `stream` fuzz target (F26): two thought channels that touch were one
     /// leading block in batch salvage, so the list after them was the whole reply; the
     /// stream settled the first channel before the second came and lost the call. Blocks
