@@ -26,12 +26,13 @@ make the package's answers depend on how it was called:
   deny-set.  The protocol has no field for a human's answer; the driver sets
   ``PRAISONAI_AUTO_APPROVE=true`` so such calls behave like any other tool.
 * **Start-up before the handshake.**  Op ``turn`` needs litellm, whose import
-  takes about 5 s on a two-core machine: more than a case's 5 s budget.  Loaded
-  on the first turn, it made that case time out, and every restarted driver
-  paid it again on its next turn, until the restart budget was spent.  So it is
-  loaded before ``hello`` is answered (the handshake has 120 s), and litellm is
-  told to use its bundled model-cost map instead of fetching one: nothing this
-  driver does reaches the network.
+  takes about 5 s on a two-core machine: more than a case's 5 s budget.  The
+  package imports it lazily, in a turn's first model call, so that case timed
+  out, and every restarted driver paid it again on its next turn, until the
+  restart budget was spent.  So the driver imports it itself before ``hello``
+  is answered (the handshake has 120 s; importing ``turn`` alone does not load
+  it), and litellm is told to use its bundled model-cost map instead of
+  fetching one: nothing this driver does reaches the network.
 """
 
 import os
@@ -87,7 +88,11 @@ ADAPTERS = ("ollama", "local", "default", "anthropic", "gemini")
 DIALECTS = ["whole_json", "tool_call", "function", "bracket", "python_tag", "react"]
 
 from module_level import IO_INT_MAX_STR_DIGITS, IO_RECURSION_LIMIT, AsIfModuleLevel  # noqa: E402
-import turn  # noqa: E402 - loads litellm before the handshake (see above)
+import turn  # noqa: E402
+
+# The package imports litellm lazily, inside the first model call of a turn: import it
+# here, before the handshake (see above).
+import litellm  # noqa: E402,F401
 
 NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 

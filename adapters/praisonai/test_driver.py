@@ -198,6 +198,23 @@ def check_malformed(c, driver):
     c.equal("malformed: the driver keeps serving", driver.hello()["protocol"], 1)
 
 
+def check_startup_imports(c):
+    """litellm is loaded before the driver reads its first request, so no case pays for it.
+
+    Its import takes about 5 s on a two-core machine, a whole case's budget; the package
+    imports it lazily, inside a turn's first model call (docs/protocol.md, "Handshake").
+    ``-X importtime`` lists every module imported; the driver is given only ``stop``.
+    """
+    started = subprocess.run([os.path.join(HERE, ".venv", "bin", "python"), "-X", "importtime",
+                              os.path.join(HERE, "driver.py")],
+                             input=b'{"cmd": "stop"}\n', capture_output=True,
+                             env={**os.environ, "PYTHONHASHSEED": "0"})
+    imported = {line.rsplit("|", 1)[-1].strip()
+                for line in started.stderr.decode(errors="replace").splitlines()
+                if line.startswith("import time:")}
+    c.equal("start-up: litellm is imported before the first request", "litellm" in imported, True)
+
+
 def main():
     checks = Checks()
     driver = DriverProcess([os.path.join(HERE, "run")])
@@ -219,6 +236,7 @@ def main():
                             os.path.join(HERE, "recursion_table.py")],
                            env={**os.environ, "PYTHONHASHSEED": "0"}, stderr=subprocess.DEVNULL)
     checks.equal("recursion table: every boundary matches module level", table.returncode, 0)
+    check_startup_imports(checks)
     print(f"{checks.total - checks.failed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0
 
