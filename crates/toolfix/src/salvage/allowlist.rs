@@ -3,6 +3,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::SalvageError;
+use super::name_hash::BuildNameHasher;
 use super::schema::ParamTypes;
 use crate::profile::Profile;
 use crate::py::{PyStr, Value};
@@ -14,11 +15,11 @@ use crate::py::{PyStr, Value};
 /// non-empty, so salvage runs, but no call can ever match it.
 #[derive(Clone, Debug, Default)]
 pub struct Allowlist {
-    names: HashSet<PyStr>,
+    names: HashSet<PyStr, BuildNameHasher>,
     has_unmatchable: bool,
     /// The parameter types each tool's JSON schema declares, for the formats that write
     /// arguments as text (`schema`).
-    types: HashMap<PyStr, ParamTypes>,
+    types: HashMap<PyStr, ParamTypes, BuildNameHasher>,
 }
 
 impl Allowlist {
@@ -36,7 +37,7 @@ impl Allowlist {
         Allowlist {
             names,
             has_unmatchable: false,
-            types: HashMap::new(),
+            types: HashMap::default(),
         }
     }
 

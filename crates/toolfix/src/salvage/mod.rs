@@ -41,6 +41,7 @@ mod allowlist;
 mod call;
 pub(crate) mod dialect;
 pub(crate) mod fence;
+mod name_hash;
 mod payload;
 pub(crate) mod probe;
 pub(crate) mod reasoning;
