@@ -66,6 +66,11 @@ fn action_starts(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
 /// The start of the `action` that ends where the whitespace before `i` starts.
 fn action_before(text: &[u8], i: usize) -> Option<usize> {
     let end = skip_space_back(text, i);
+    // Most colons follow no `n`, and nothing but `n` and `N` folds to it: one byte rules
+    // them out before the word is matched.
+    if end == 0 || text[end - 1] | 0x20 != b'n' {
+        return None;
+    }
     // `re.I` folds no non-ASCII letter into `action` but `İ` and `ı` (two bytes each) for
     // its `i`, so the word takes six bytes or seven.
     [6, 7].into_iter().find_map(|len| {
