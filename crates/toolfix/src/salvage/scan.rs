@@ -107,14 +107,14 @@ pub fn scanned(
     // What an earlier round read decided what the next one masks: a structure still open
     // in any round may yet change the answer.
     let mut open_before = None;
+    let read = Read {
+        beginning,
+        tools,
+        profile,
+        tags,
+    };
     for round in 1..=ROUNDS {
         let raw = raw.take().unwrap_or_else(read_tokens);
-        let read = Read {
-            beginning,
-            tools,
-            profile,
-            tags,
-        };
         let pass = pass(content, &read, raw, &opaque)?;
         let drafted = in_reasoning(&pass.reasoning, &opaque);
         let quoted_now = quoted(&pass.embedded, &opaque);

@@ -24,7 +24,7 @@ use super::super::call::Call;
 use super::super::dialect::{pythonic, whole_json};
 use super::super::scan::{self, Scanned};
 use super::super::span::Candidate;
-use super::super::text::cp_at;
+use super::super::text::{cp_at, skip_space};
 use super::super::{Beginning, Request, SalvageError, probe, reasoning};
 use super::{Event, show, tail};
 use crate::py::Value;
@@ -239,7 +239,7 @@ impl Kept {
         // Whitespace the reply begins with is kept: forgetting it would lose that the reply
         // begins here, which a whole-content payload after leading reasoning needs
         // (`\u{a0}<think>…</think>{…}`; one ASCII space is never dropped, `at <= 1`).
-        let leading_space = self.beginning.whole_content && first_non_space(&self.text[..at]) == at;
+        let leading_space = self.beginning.whole_content && skip_space(&self.text[..at], 0) == at;
         if at <= 1 || leading_space {
             return;
         }
@@ -288,7 +288,7 @@ impl Kept {
 /// Whether `text`, after the whitespace it begins with, may still become a whole-content
 /// payload: JSON, or under `strict` and `portable` a pythonic list.
 fn may_become_payload(text: &[u8], profile: crate::Profile) -> bool {
-    let start = first_non_space(text);
+    let start = skip_space(text, 0);
     let Some(&first) = text.get(start) else {
         return true;
     };
@@ -421,18 +421,6 @@ fn leading_reasoning(text: &[u8], beginning: Beginning) -> Option<std::ops::Rang
     let ranges = reasoning::reasoning_ranges(text, &[], beginning);
     let run = ranges.first()?.start..reasoning::run_end(text, &ranges);
     let counted = reasoning::leading(text, beginning).is_some()
-        || (run.end == text.len() && first_non_space(&text[..run.start]) == run.start);
+        || (run.end == text.len() && skip_space(&text[..run.start], 0) == run.start);
     counted.then_some(run)
-}
-
-/// The offset of the first code point that is not whitespace (`str.isspace`).
-fn first_non_space(text: &[u8]) -> usize {
-    let mut i = 0;
-    while let Some((cp, len)) = cp_at(text, i) {
-        if !is_space(cp) {
-            break;
-        }
-        i += len;
-    }
-    i
 }
