@@ -158,9 +158,23 @@ pub fn word_boundary_before(text: &[u8], i: usize) -> bool {
     cp_before(text, i).is_none_or(|cp| !unicode::is_word(cp))
 }
 
-/// The number of code points in `text`.
+/// The number of code points in `text`: its bytes less its continuation bytes
+/// (`10xxxxxx`), counted eight at a time (masking a long reasoning block counts a whole
+/// reply; a byte at a time, that was 4 % of salvaging one).
 pub fn count_code_points(text: &[u8]) -> usize {
-    text.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut words = text.chunks_exact(8);
+    let mut continuations = 0;
+    for chunk in &mut words {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // Bit 7 set and bit 6 clear, in each byte.
+        continuations += (w & !(w << 1) & HIGH).count_ones() as usize;
+    }
+    let rest = words.remainder();
+    continuations += rest.iter().filter(|&&b| b & 0xC0 == 0x80).count();
+    text.len() - continuations
 }
 
 #[cfg(test)]
@@ -207,6 +221,17 @@ mod tests {
                     match_folded_decoding(&text, i, pattern),
                     "at {} of {:?}", i, String::from_utf8_lossy(&text)
                 );
+            }
+        }
+    }
+
+    proptest! {
+        /// Counting eight bytes at a time answers what counting each byte answers.
+        #[test]
+        fn code_points_counted_by_words(text in any::<Vec<u8>>(), s in "\\PC{0,40}") {
+            for bytes in [&text[..], s.as_bytes()] {
+                let slow = bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+                prop_assert_eq!(count_code_points(bytes), slow);
             }
         }
     }
