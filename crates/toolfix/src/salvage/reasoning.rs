@@ -95,8 +95,10 @@ pub fn reasoning(text: &[u8], fenced: &[Range<usize>], beginning: Beginning) -> 
         };
     }
     let first_open = memmem::find_iter(text, BLOCKS[0].0).find(|&at| outside(at));
-    let first_close = memmem::find_iter(text, THINK_CLOSE).find(|&at| outside(at));
-    let unopened = first_close.filter(|&c| first_open.is_none_or(|o| c < o));
+    // An unopened `</think>` comes before the first `<think>`, so only the text before
+    // it is searched (the two cannot overlap: only their first bytes are a `<`).
+    let before_open = &text[..first_open.unwrap_or(text.len())];
+    let unopened = memmem::find_iter(before_open, THINK_CLOSE).find(|&at| outside(at));
     if let Some(close) = unopened.filter(|_| beginning.unopened_think) {
         ranges.push(0..close + THINK_CLOSE.len());
     }
@@ -173,9 +175,13 @@ pub fn first_think_marker(text: &[u8], fenced: &[Range<usize>]) -> Option<usize>
 /// whole-content payload. Fences are looked for only once there is reasoning at all.
 pub fn leading(text: &[u8], beginning: Beginning) -> Option<usize> {
     let unopened_only = !beginning.whole_content;
-    reasoning_ranges(text, &[], beginning).first()?;
+    let unfenced = reasoning_ranges(text, &[], beginning);
+    unfenced.first()?;
     let fenced = super::fence::fenced_ranges(text);
-    let ranges = reasoning_ranges(text, &fenced, beginning);
+    let ranges = match fenced.is_empty() {
+        true => unfenced,
+        false => reasoning_ranges(text, &fenced, beginning),
+    };
     let first = ranges.first()?;
     let before = &text[..first.start];
     let opened = OPENERS
