@@ -196,6 +196,9 @@ mod tests {
             Just("ı".to_owned()),
             Just("\u{212a}".to_owned()),
             Just("_".to_owned()),
+            // After a non-ASCII first letter, the rest of a pattern (`İnput`).
+            Just("nput".to_owned()),
+            Just("s".to_owned()),
             Just("\x7f".to_owned()),
             Just(">".to_owned()),
             "[a-zA-Z<>|=_ ]{0,3}",

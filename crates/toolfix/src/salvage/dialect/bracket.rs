@@ -13,12 +13,8 @@ use super::closed_tag::{TagSyntax, scan_named_payloads};
 
 const SYNTAX: TagSyntax = TagSyntax {
     open_first: b'[',
+    open_second: b't',
     open: |text, i| {
-        // Nothing but `t` and `T` folds to `t`: the byte after the `[` rules most
-        // brackets out before the tag is matched.
-        if text.get(i + 1).is_none_or(|b| b | 0x20 != b't') {
-            return None;
-        }
         match_folded(text, i, b"[tool_call]")
             .or_else(|| match_folded(text, i, b"[tool_request]"))
             .map(|end| (end, None))

@@ -26,6 +26,11 @@ pub type Opened = Option<(usize, Option<Range<usize>>)>;
 pub struct TagSyntax {
     /// The byte every opening tag starts with.
     pub open_first: u8,
+    /// The letter every opening tag goes on with, in lower case: one that `re.I` folds
+    /// from no non-ASCII code point, so the byte after `open_first` is that letter in
+    /// either case. Checked before `open` is called, it rules out nearly every other tag
+    /// (a `<|tool_call_begin|>` flood stops the `<tool_call>` scan at each `<`).
+    pub open_second: u8,
     /// Matches an opening tag at an offset.
     pub open: fn(&[u8], usize) -> Opened,
     /// Matches a closing tag at an offset: its end.
@@ -49,7 +54,11 @@ pub fn find_all(payloads: &Payloads<'_>, syntax: &TagSyntax) -> Vec<TagMatch> {
     let mut closers: Option<Vec<(usize, usize)>> = None;
     let mut resume = 0;
     for start in memchr_iter(syntax.open_first, text) {
-        if start < resume {
+        if start < resume
+            || text
+                .get(start + 1)
+                .is_none_or(|&b| b | 0x20 != syntax.open_second)
+        {
             continue;
         }
         let Some((open_end, name)) = (syntax.open)(text, start) else {

@@ -15,6 +15,7 @@ use crate::py::PyStr;
 
 const SYNTAX: TagSyntax = TagSyntax {
     open_first: b'<',
+    open_second: b'f',
     open: open_tag,
     close: |text, i| match_folded(text, i, b"</function>"),
 };

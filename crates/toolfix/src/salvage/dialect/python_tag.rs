@@ -24,6 +24,11 @@ use super::Dialect;
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
     let text = payloads.text();
     for start in memchr_iter(b'<', text) {
+        // The `|` after the `<` is matched exactly: checking it first passes over the
+        // other tags cheaply.
+        if text.get(start + 1) != Some(&b'|') {
+            continue;
+        }
         let Some(tag_end) = match_folded(text, start, b"<|python_tag|>") else {
             continue;
         };

@@ -64,6 +64,7 @@ fn action_starts(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// The start of the `action` that ends where the whitespace before `i` starts.
+#[inline]
 fn action_before(text: &[u8], i: usize) -> Option<usize> {
     let end = skip_space_back(text, i);
     // Most colons follow no `n`, and nothing but `n` and `N` folds to it: one byte rules

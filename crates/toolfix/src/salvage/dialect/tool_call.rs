@@ -13,6 +13,7 @@ use super::closed_tag::{TagSyntax, scan_named_payloads};
 
 const SYNTAX: TagSyntax = TagSyntax {
     open_first: b'<',
+    open_second: b't',
     open: |text, i| match_folded(text, i, b"<tool_call>").map(|end| (end, None)),
     close: |text, i| match_folded(text, i, b"</tool_call>"),
 };
