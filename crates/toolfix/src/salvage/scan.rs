@@ -509,7 +509,10 @@ fn markers_near_end(
     hidden: &[Range<usize>],
 ) -> Option<usize> {
     let near = near_end(content, AFTER_MARKER);
-    let covered = |at: usize| covering.iter().any(|c| c.start <= at && at < c.end);
+    // Only ranges that reach past `near` can cover a marker after it: picked once, so a
+    // flood of candidates is not walked again for each marker near the end.
+    let late: Vec<&Range<usize>> = covering.iter().filter(|c| c.end > near).collect();
+    let covered = |at: usize| late.iter().any(|c| c.start <= at && at < c.end);
     dialect::TOKEN_OPENERS
         .iter()
         .flat_map(|m| memchr::memmem::find_iter(&content[near..], m.as_bytes()).map(|i| near + i))
