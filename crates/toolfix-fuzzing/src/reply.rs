@@ -118,8 +118,18 @@ pub struct Intended {
     pub span: Range<usize>,
 }
 
+impl Intended {
+    /// The same call written `by` bytes further on.
+    fn moved(&self, by: usize) -> Intended {
+        Intended {
+            span: moved(self.span.start, by)..moved(self.span.end, by),
+            ..self.clone()
+        }
+    }
+}
+
 /// A rendered reply.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Rendered {
     pub text: String,
     /// The calls the reply means under `strict`, in text order. Exact for clean replies;
@@ -197,6 +207,11 @@ impl Reply {
 
     /// The text, and the calls it means.
     pub fn render(&self) -> Rendered {
+        self.write(true)
+    }
+
+    /// `render`, copying steady repetitions when `copies` (see `Writer::repeat`).
+    fn write(&self, copies: bool) -> Rendered {
         let mut writer = Writer {
             offered: &self.offered,
             text: String::new(),
@@ -206,6 +221,7 @@ impl Reply {
             segments: 0,
             praisonai_exact: true,
             masked_from: usize::MAX,
+            copies,
         };
         writer.text.push_str(self.lead);
         if let Some((reasoning, after)) = &self.reasoning {
@@ -342,6 +358,7 @@ fn segment(g: &mut Gen<'_, '_>, offered: &Offered, within: Within) -> Result<Seg
 }
 
 /// A call planned by the rendering, and what a truncated reply makes of it.
+#[derive(Clone, Debug, PartialEq)]
 struct Planned {
     call: Intended,
     /// How far the text must reach for the call to be recovered.
@@ -356,6 +373,20 @@ struct Planned {
 }
 
 impl Planned {
+    /// The same call written `by` bytes further on.
+    fn moved(&self, by: usize) -> Planned {
+        Planned {
+            call: self.call.moved(by),
+            requires: moved(self.requires, by),
+            short: self
+                .short
+                .as_ref()
+                .map(|(cuts, end)| (moved(cuts.start, by)..moved(cuts.end, by), moved(*end, by))),
+            masked_from: moved(self.masked_from, by),
+            whole: self.whole,
+        }
+    }
+
     /// The call, if a text of `len` bytes recovers it.
     fn after_cut(&self, len: usize) -> Option<Intended> {
         if len >= self.masked_from {
@@ -375,6 +406,7 @@ impl Planned {
 /// A ReAct step quoted inside a call that salvage rejects: what must not run while the
 /// call around it is there, and must run once a cut removes the call without reserving
 /// the step.
+#[derive(Clone, Debug, PartialEq)]
 struct Quoted {
     step: Intended,
     /// A cut before this offset removes the call.
@@ -382,6 +414,18 @@ struct Quoted {
     /// A cut at or after this offset leaves the cut call reserving the step.
     reserved_from: usize,
     masked_from: usize,
+}
+
+impl Quoted {
+    /// The same step written `by` bytes further on.
+    fn moved(&self, by: usize) -> Quoted {
+        Quoted {
+            step: self.step.moved(by),
+            requires: moved(self.requires, by),
+            reserved_from: moved(self.reserved_from, by),
+            masked_from: moved(self.masked_from, by),
+        }
+    }
 }
 
 /// A whole-content list of objects separated by `;` (`whole::Form::Semicolons`): a cut
@@ -406,6 +450,29 @@ struct Writer<'o> {
     praisonai_exact: bool,
     /// `Planned::masked_from` of calls written now.
     masked_from: usize,
+    /// Whether repetitions that write the same thing are copied (`repeat`); the tests
+    /// render without copies to check that copying changes nothing.
+    copies: bool,
+}
+
+/// What one segment wrote: its text and the calls it planned, as ranges of the writer's
+/// vectors, and how many segments it counted.
+#[derive(Clone, Debug)]
+struct Written {
+    text: Range<usize>,
+    planned: Range<usize>,
+    quoted: Range<usize>,
+    segments: usize,
+}
+
+/// The items of `items` in `a` beside those in `b` (ranges of the same length).
+fn zip<T>(items: &[T], a: Range<usize>, b: Range<usize>) -> impl Iterator<Item = (&T, &T)> {
+    items[a].iter().zip(&items[b])
+}
+
+/// An offset moved `by` bytes along; `usize::MAX` stands for never and stays.
+fn moved(at: usize, by: usize) -> usize {
+    if at == usize::MAX { at } else { at + by }
 }
 
 impl Writer<'_> {
@@ -529,15 +596,98 @@ impl Writer<'_> {
                 self.praisonai_exact = false;
                 self.reasoning(reasoning, within, false);
             }
-            Segment::Repeat(times, segment) => {
-                for _ in 0..*times {
-                    if self.text.len() > MAX_LEN || self.segments > MAX_SEGMENTS {
-                        break;
-                    }
-                    self.segment(segment, within);
-                }
-            }
+            Segment::Repeat(times, segment) => self.repeat(*times, segment, within),
         }
+    }
+
+    /// `segment` written `times` times, or until the reply is longer than `MAX_LEN` or has
+    /// more than `MAX_SEGMENTS` segments.
+    ///
+    /// Rendering a segment depends on what it is and where it starts, and on nothing
+    /// written before it. So once a repetition is the one before it moved along, every
+    /// later one would be too, and is copied instead of rendered (the test
+    /// `copied_repetitions_render_as_each_one_written` checks it): rendering each of ten
+    /// thousand repetitions cost the `salvage` target about a sixth of its executions
+    /// (docs/fuzzing.md, "The `salvage` rate"). A copy is made only when the whole of it stays
+    /// within both bounds, so a nested repetition never stops short inside one; the last
+    /// repetitions, which reach a bound, are rendered.
+    fn repeat(&mut self, times: usize, segment: &Segment, within: Within) {
+        let mut last: Option<Written> = None;
+        // The text of a steady repetition, once there is one.
+        let mut steady: Option<String> = None;
+        for _ in 0..times {
+            if self.text.len() > MAX_LEN || self.segments > MAX_SEGMENTS {
+                break;
+            }
+            last = Some(match (last, &steady) {
+                (Some(rep), Some(text)) if self.fits(&rep) => self.copy(&rep, text),
+                (last, _) => {
+                    let before = self.mark();
+                    self.segment(segment, within);
+                    let rep = self.since(before);
+                    if self.copies && last.is_some_and(|last| self.moved(&last, &rep)) {
+                        steady = Some(self.text[rep.text.clone()].to_owned());
+                    }
+                    rep
+                }
+            });
+        }
+    }
+
+    /// Where the next segment starts.
+    fn mark(&self) -> Written {
+        Written {
+            text: self.text.len()..self.text.len(),
+            planned: self.planned.len()..self.planned.len(),
+            quoted: self.quoted.len()..self.quoted.len(),
+            segments: self.segments,
+        }
+    }
+
+    /// What was written since `start` (a `mark`).
+    fn since(&self, start: Written) -> Written {
+        Written {
+            text: start.text.start..self.text.len(),
+            planned: start.planned.start..self.planned.len(),
+            quoted: start.quoted.start..self.quoted.len(),
+            segments: self.segments - start.segments,
+        }
+    }
+
+    /// Whether `rep` is `last` moved to where `rep` starts.
+    fn moved(&self, last: &Written, rep: &Written) -> bool {
+        let by = rep.text.start - last.text.start;
+        self.text[last.text.clone()] == self.text[rep.text.clone()]
+            && last.segments == rep.segments
+            && last.planned.len() == rep.planned.len()
+            && last.quoted.len() == rep.quoted.len()
+            && zip(&self.planned, last.planned.clone(), rep.planned.clone())
+                .all(|(a, b)| a.moved(by) == *b)
+            && zip(&self.quoted, last.quoted.clone(), rep.quoted.clone())
+                .all(|(a, b)| a.moved(by) == *b)
+    }
+
+    /// Whether a copy of `rep` stays within `MAX_LEN` and `MAX_SEGMENTS`.
+    fn fits(&self, rep: &Written) -> bool {
+        self.text.len() + rep.text.len() <= MAX_LEN && self.segments + rep.segments <= MAX_SEGMENTS
+    }
+
+    /// Writes `rep`, whose text is `text`, again after the text, with its calls moved
+    /// along; returns the copy.
+    fn copy(&mut self, rep: &Written, text: &str) -> Written {
+        let start = self.mark();
+        let by = start.text.start - rep.text.start;
+        self.text.push_str(text);
+        for k in rep.planned.clone() {
+            let planned = self.planned[k].moved(by);
+            self.planned.push(planned);
+        }
+        for k in rep.quoted.clone() {
+            let quoted = self.quoted[k].moved(by);
+            self.quoted.push(quoted);
+        }
+        self.segments += rep.segments;
+        self.since(start)
     }
 
     /// A reasoning block; `leading`: the one a reply begins with, where an unopened
@@ -753,5 +903,38 @@ pub struct CleanReply(pub Reply);
 impl<'a> Arbitrary<'a> for CleanReply {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<CleanReply> {
         Reply::generate(u, Mode::Clean).map(CleanReply)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Copying steady repetitions (`Writer::repeat`) writes the text and plans the calls
+    /// that rendering every repetition does, on hostile replies from pseudo-random bytes.
+    #[test]
+    fn copied_repetitions_render_as_each_one_written() {
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut grown = 0;
+        for n in 0..2000 {
+            let bytes: Vec<u8> = (0..64 + n % 1500)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    (state >> 32) as u8
+                })
+                .collect();
+            let Ok(reply) = Reply::generate(&mut Unstructured::new(&bytes), Mode::Hostile) else {
+                continue;
+            };
+            let copied = reply.write(true);
+            assert_eq!(copied, reply.write(false), "reply {n}: {reply:?}");
+            grown += usize::from(copied.text.len() > 16 * 1024);
+        }
+        assert!(
+            grown >= 20,
+            "{grown} replies grown past 16 KiB: too few to test copies"
+        );
     }
 }
