@@ -174,8 +174,17 @@ pub fn first_think_marker(text: &[u8], fenced: &[Range<usize>]) -> Option<usize>
 /// reasoning and never closed runs past its `</think>`, so what follows is fenced, not a
 /// whole-content payload. Fences are looked for only once there is reasoning at all.
 pub fn leading(text: &[u8], beginning: Beginning) -> Option<usize> {
+    leading_from(text, beginning, reasoning_ranges(text, &[], beginning))
+}
+
+/// `leading`, from `unfenced`, the reasoning `reasoning_ranges` finds in `text` with no
+/// fence masked, for a caller that has read it already.
+pub fn leading_from(
+    text: &[u8],
+    beginning: Beginning,
+    unfenced: Vec<Range<usize>>,
+) -> Option<usize> {
     let unopened_only = !beginning.whole_content;
-    let unfenced = reasoning_ranges(text, &[], beginning);
     unfenced.first()?;
     let fenced = super::fence::fenced_ranges(text);
     let ranges = match fenced.is_empty() {

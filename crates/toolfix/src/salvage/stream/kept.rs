@@ -420,7 +420,7 @@ pub fn stand_in(cp: &[u8]) -> u8 {
 fn leading_reasoning(text: &[u8], beginning: Beginning) -> Option<std::ops::Range<usize>> {
     let ranges = reasoning::reasoning_ranges(text, &[], beginning);
     let run = ranges.first()?.start..reasoning::run_end(text, &ranges);
-    let counted = reasoning::leading(text, beginning).is_some()
+    let counted = reasoning::leading_from(text, beginning, ranges).is_some()
         || (run.end == text.len() && skip_space(&text[..run.start], 0) == run.start);
     counted.then_some(run)
 }
