@@ -235,17 +235,17 @@ fn salvage_text(
     if !beginning.marker_before && !probe::has_marker(content, request.profile) {
         return Ok(Vec::new());
     }
-    scan::scan(content, beginning, request.tools, request.profile)?
-        .into_iter()
-        .enumerate()
-        .map(|(position, (span, dialect, found))| {
-            Call::build(
-                Value::Str(found.name),
-                found.args,
-                span,
-                (dialect, position),
-                request.profile,
-            )
-        })
-        .collect()
+    let selected = scan::scan(content, beginning, request.tools, request.profile)?;
+    // Pushed into a vector sized once (collecting `Result`s cannot size it).
+    let mut calls = Vec::with_capacity(selected.len());
+    for (position, (span, dialect, found)) in selected.into_iter().enumerate() {
+        calls.push(Call::build(
+            Value::Str(found.name),
+            found.args,
+            span,
+            (dialect, position),
+            request.profile,
+        )?);
+    }
+    Ok(calls)
 }

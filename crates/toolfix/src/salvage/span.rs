@@ -44,7 +44,9 @@ pub struct Candidate {
 pub fn select(mut candidates: Vec<Candidate>) -> Vec<(Range<usize>, Dialect, Found)> {
     candidates.sort_by_key(|c| c.span.start);
     let mut consumed = 0;
-    let mut kept = Vec::new();
+    // Sized once: a flood of calls otherwise copies the vector as it doubles, a
+    // megabyte at a time.
+    let mut kept = Vec::with_capacity(candidates.iter().filter(|c| c.found.is_some()).count());
     for candidate in candidates {
         if candidate.span.start < consumed {
             continue;
