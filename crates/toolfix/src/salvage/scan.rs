@@ -276,6 +276,7 @@ fn pass(
             .chain(reasoning.iter().cloned())
             .collect(),
     );
+    let hidden_reaching_past = reached_past_hidden(&hidden, &tokens);
     tokens.retain(|c| !starts_inside(&hidden, c.span.start));
     let reached_in_tokens = reached_in_tokens.filter(|&at| !starts_inside(&hidden, at));
     let masked = Masked::with_ranges(content, hidden.clone());
@@ -316,6 +317,7 @@ fn pass(
             near_end,
             quoted_reaching_past,
             fence_inside,
+            hidden_reaching_past,
         ]),
         hidden,
         think_marker,
@@ -605,6 +607,25 @@ fn disjoint(candidates: &[Candidate]) -> Vec<Range<usize>> {
 }
 
 /// Whether `at` lies inside one of `ranges` (sorted, disjoint).
+/// The earliest token candidate that starts inside a hidden range (a fence, reasoning)
+/// and ends after it. Such a candidate is dropped, but it paired its opener with a closer
+/// after the range, so the block whose closer it took reads as no call (the pairing
+/// limitation in docs/fuzzing.md): how the text after the range reads depends on text
+/// inside it, and a stream must keep that text, and settle nothing after it, until the
+/// end decides (`stream/kept.rs`, `open_from`).
+fn reached_past_hidden(hidden: &[Range<usize>], tokens: &[Candidate]) -> Option<usize> {
+    tokens
+        .iter()
+        .filter(|c| {
+            let next = hidden.partition_point(|r| r.end <= c.span.start);
+            hidden
+                .get(next)
+                .is_some_and(|r| r.start <= c.span.start && r.end < c.span.end)
+        })
+        .map(|c| c.span.start)
+        .min()
+}
+
 fn starts_inside(ranges: &[Range<usize>], at: usize) -> bool {
     let next = ranges.partition_point(|r| r.end <= at);
     ranges.get(next).is_some_and(|r| r.start <= at)

@@ -411,6 +411,21 @@ mod tests {
         every_cut(reply, false);
     }
 
+    /// Found by the `stream` fuzz target: a DeepSeek opener in a fence pairs with the
+    /// closer of the real call after the fence, so batch salvage drops both (the pairing
+    /// limitation of docs/fuzzing.md). The real call's opener was the earliest open
+    /// structure once a Kimi section after it came, so a look forgot the fence before it,
+    /// and the stream read the call alone and ran it (`strict`).
+    #[test]
+    fn an_opener_in_a_fence_that_takes_a_later_closer_holds_the_stream() {
+        let reply = concat!(
+            "</think>```<｜tool▁call▁begin｜>```<｜tool▁call▁begin｜>function<｜tool▁sep｜>",
+            "get_weather\n```json{\"\":\"\"}```<｜tool▁call▁end｜> Then <|tool_calls_section_begin|>",
+            "<|tool_call_begin|>functions.wri",
+        );
+        every_cut(reply, false);
+    }
+
     /// Found by the `stream` fuzz target: the second object of a `<|python_tag|>` chain
     /// is a call only after the tag, but a Kimi opener quoted in its arguments held the
     /// stream from the object's start, so a look settled the first object and forgot the
