@@ -606,7 +606,6 @@ fn disjoint(candidates: &[Candidate]) -> Vec<Range<usize>> {
     kept
 }
 
-/// Whether `at` lies inside one of `ranges` (sorted, disjoint).
 /// The earliest token candidate that starts inside a hidden range (a fence, reasoning)
 /// and ends after it. Such a candidate is dropped, but it paired its opener with a closer
 /// after the range, so the block whose closer it took reads as no call (the pairing
@@ -626,6 +625,7 @@ fn reached_past_hidden(hidden: &[Range<usize>], tokens: &[Candidate]) -> Option<
         .min()
 }
 
+/// Whether `at` lies inside one of `ranges` (sorted, disjoint).
 fn starts_inside(ranges: &[Range<usize>], at: usize) -> bool {
     let next = ranges.partition_point(|r| r.end <= at);
     ranges.get(next).is_some_and(|r| r.start <= at)
