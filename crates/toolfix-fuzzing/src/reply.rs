@@ -613,7 +613,7 @@ impl Writer<'_> {
     /// repetitions, which reach a bound, are rendered.
     fn repeat(&mut self, times: usize, segment: &Segment, within: Within) {
         let mut last: Option<Written> = None;
-        // The text of a steady repetition, once there is one.
+        // The text of `last` while it is a steady repetition.
         let mut steady: Option<String> = None;
         for _ in 0..times {
             if self.text.len() > MAX_LEN || self.segments > MAX_SEGMENTS {
@@ -625,9 +625,10 @@ impl Writer<'_> {
                     let before = self.mark();
                     self.segment(segment, within);
                     let rep = self.since(before);
-                    if self.copies && last.is_some_and(|last| self.moved(&last, &rep)) {
-                        steady = Some(self.text[rep.text.clone()].to_owned());
-                    }
+                    // A rendered repetition that is not the last one moved along (one
+                    // a bound cut short) ends the steady run: its text is not the copy's.
+                    steady = (self.copies && last.is_some_and(|last| self.moved(&last, &rep)))
+                        .then(|| self.text[rep.text.clone()].to_owned());
                     rep
                 }
             });
