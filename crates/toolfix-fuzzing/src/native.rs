@@ -686,6 +686,10 @@ impl BlockWriter<'_> {
                     self.out.push_str(before);
                     self.out.push_str(&self.name_text(call));
                     self.out.push_str(after);
+                    // A function message reserves its body to its end once `<|message|>`
+                    // is written, whether or not the body reads whole (a cut one does
+                    // not): a step quoted in it never runs.
+                    let body = self.out.len();
                     self.out.push_str(p0);
                     let args = self.damaged(self.json_text(call));
                     self.out.push_str(&args);
@@ -695,7 +699,7 @@ impl BlockWriter<'_> {
                     self.out.push_str(&self.closer(ENDS[end]));
                     let end = self.out.len();
                     let short = Some((json_end..token_start + 1, json_end));
-                    self.piece(call, start..end, end, short, json_end);
+                    self.piece(call, start..end, end, short, body);
                 }
             }
             Form::Gemma { gen4 } => {
