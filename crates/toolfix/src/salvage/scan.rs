@@ -615,20 +615,20 @@ fn disjoint(candidates: &[Candidate]) -> Vec<Range<usize>> {
 fn reached_past_hidden(hidden: &[Range<usize>], tokens: &[Candidate]) -> Option<usize> {
     tokens
         .iter()
-        .filter(|c| {
-            let next = hidden.partition_point(|r| r.end <= c.span.start);
-            hidden
-                .get(next)
-                .is_some_and(|r| r.start <= c.span.start && r.end < c.span.end)
-        })
+        .filter(|c| range_at(hidden, c.span.start).is_some_and(|r| r.end < c.span.end))
         .map(|c| c.span.start)
         .min()
 }
 
 /// Whether `at` lies inside one of `ranges` (sorted, disjoint).
 fn starts_inside(ranges: &[Range<usize>], at: usize) -> bool {
+    range_at(ranges, at).is_some()
+}
+
+/// The one of `ranges` (sorted, disjoint) that `at` lies inside, if any.
+fn range_at(ranges: &[Range<usize>], at: usize) -> Option<&Range<usize>> {
     let next = ranges.partition_point(|r| r.end <= at);
-    ranges.get(next).is_some_and(|r| r.start <= at)
+    ranges.get(next).filter(|r| r.start <= at)
 }
 
 #[cfg(test)]
