@@ -465,6 +465,16 @@ struct Written {
     segments: usize,
 }
 
+/// Where the next segment starts: the lengths of the writer's text and vectors, and the
+/// segments counted so far.
+#[derive(Clone, Copy, Debug)]
+struct Mark {
+    text: usize,
+    planned: usize,
+    quoted: usize,
+    segments: usize,
+}
+
 /// The items of `items` in `a` beside those in `b` (ranges of the same length).
 fn zip<T>(items: &[T], a: Range<usize>, b: Range<usize>) -> impl Iterator<Item = (&T, &T)> {
     items[a].iter().zip(&items[b])
@@ -627,7 +637,7 @@ impl Writer<'_> {
                     let rep = self.since(before);
                     // A rendered repetition that is not the last one moved along (one
                     // a bound cut short) ends the steady run: its text is not the copy's.
-                    steady = (self.copies && last.is_some_and(|last| self.moved(&last, &rep)))
+                    steady = (self.copies && last.is_some_and(|last| self.repeats(&last, &rep)))
                         .then(|| self.text[rep.text.clone()].to_owned());
                     rep
                 }
@@ -636,27 +646,27 @@ impl Writer<'_> {
     }
 
     /// Where the next segment starts.
-    fn mark(&self) -> Written {
-        Written {
-            text: self.text.len()..self.text.len(),
-            planned: self.planned.len()..self.planned.len(),
-            quoted: self.quoted.len()..self.quoted.len(),
+    fn mark(&self) -> Mark {
+        Mark {
+            text: self.text.len(),
+            planned: self.planned.len(),
+            quoted: self.quoted.len(),
             segments: self.segments,
         }
     }
 
-    /// What was written since `start` (a `mark`).
-    fn since(&self, start: Written) -> Written {
+    /// What was written since `start`.
+    fn since(&self, start: Mark) -> Written {
         Written {
-            text: start.text.start..self.text.len(),
-            planned: start.planned.start..self.planned.len(),
-            quoted: start.quoted.start..self.quoted.len(),
+            text: start.text..self.text.len(),
+            planned: start.planned..self.planned.len(),
+            quoted: start.quoted..self.quoted.len(),
             segments: self.segments - start.segments,
         }
     }
 
-    /// Whether `rep` is `last` moved to where `rep` starts.
-    fn moved(&self, last: &Written, rep: &Written) -> bool {
+    /// Whether `rep` repeats `last`: is `last` moved to where `rep` starts.
+    fn repeats(&self, last: &Written, rep: &Written) -> bool {
         let by = rep.text.start - last.text.start;
         self.text[last.text.clone()] == self.text[rep.text.clone()]
             && last.segments == rep.segments
@@ -677,7 +687,7 @@ impl Writer<'_> {
     /// along; returns the copy.
     fn copy(&mut self, rep: &Written, text: &str) -> Written {
         let start = self.mark();
-        let by = start.text.start - rep.text.start;
+        let by = start.text - rep.text.start;
         self.text.push_str(text);
         for k in rep.planned.clone() {
             let planned = self.planned[k].moved(by);
