@@ -14,7 +14,9 @@
 //!    again with the reasoning masked, so a block drafted while thinking never pairs with
 //!    a token after it;
 //! 4. a token candidate that starts inside a fence or reasoning is dropped, and the six
-//!    dialects scan the text with both masked;
+//!    dialects scan the text with both masked; when one also ends after its fence (an
+//!    opener written as an example took the closer of a call after the fence), the token
+//!    dialects scan again with fences masked too, so that call pairs its own tokens;
 //! 5. a token span that starts inside one of their candidates is quoted data, not a call
 //!    (a string argument holding `<｜tool▁call▁begin｜>`), and one that starts inside
 //!    reasoning is a draft: if one was kept out of fence masking, steps 2 to 4 run again
@@ -118,10 +120,10 @@ pub fn scanned(
         let pass = pass(content, &read, raw, &opaque)?;
         let drafted = in_reasoning(&pass.reasoning, &opaque);
         let quoted_now = quoted(&pass.embedded, &opaque);
-        // With reasoning masked, a token span may reach further (its closer was written
-        // while thinking): the fences must be found around the spans as they are read.
-        let spans_moved =
-            round == 1 && !pass.reasoning.is_empty() && pass.outside_reasoning != opaque;
+        // With reasoning or a fence masked, a token span may reach further (its closer
+        // was written while thinking) or start later (its opener was an example in a
+        // fence): the fences must be found around the spans as they are read.
+        let spans_moved = round == 1 && pass.reread.as_ref().is_some_and(|r| *r != opaque);
         if (drafted.is_empty() && quoted_now.is_empty() && !spans_moved) || round == ROUNDS {
             let mut scanned = pass.scanned;
             scanned.open = earliest([scanned.open, open_before]);
@@ -131,11 +133,7 @@ pub fn scanned(
         let previous = std::mem::take(&mut opaque);
         opaque = match round {
             1 => {
-                let mut kept = if pass.reasoning.is_empty() {
-                    previous.clone()
-                } else {
-                    pass.outside_reasoning
-                };
+                let mut kept = pass.reread.unwrap_or_else(|| previous.clone());
                 let mut not_calls = quoted(&pass.embedded, &kept);
                 // Opaque ranges are disjoint, so their starts tell them apart.
                 not_calls.sort_unstable_by_key(|r| r.start);
@@ -191,9 +189,10 @@ struct Pass {
     scanned: Scanned,
     /// Its reasoning ranges.
     reasoning: Vec<Range<usize>>,
-    /// The spans of the token candidates found with reasoning masked (empty without
-    /// reasoning): what may stay opaque in the next pass.
-    outside_reasoning: Vec<Range<usize>>,
+    /// The spans of the token candidates read again with reasoning, or fences too,
+    /// masked (`None` when they were read only once): what may stay opaque in the next
+    /// pass.
+    reread: Option<Vec<Range<usize>>>,
     /// The spans of the six dialects' candidates in the original text (empty when no span
     /// was opaque).
     embedded: Vec<Range<usize>>,
@@ -264,11 +263,11 @@ fn pass(
         (false, _) => Some(0),
     };
     let mut reached_in_tokens = None;
-    let mut outside_reasoning = Vec::new();
+    let mut reread = None;
     if !reasoning.is_empty() {
         (tokens, reached_in_tokens) =
             tokens_in_original(content, reasoning.clone(), tools, profile);
-        outside_reasoning = disjoint(&tokens);
+        reread = Some(disjoint(&tokens));
     }
     let hidden = merge(
         fenced
@@ -277,6 +276,13 @@ fn pass(
             .collect(),
     );
     let hidden_reaching_past = reached_past_hidden(&hidden, &tokens);
+    if hidden_reaching_past.is_some() {
+        // An opener written in a fence (an example of the format) took the closer of the
+        // first call of its dialect after the fence: read the tokens again with the
+        // fences masked too, so that call pairs its own opener with its closer.
+        (tokens, reached_in_tokens) = tokens_in_original(content, hidden.clone(), tools, profile);
+        reread = Some(disjoint(&tokens));
+    }
     tokens.retain(|c| !starts_inside(&hidden, c.span.start));
     let reached_in_tokens = reached_in_tokens.filter(|&at| !starts_inside(&hidden, at));
     let masked = Masked::with_ranges(content, hidden.clone());
@@ -326,7 +332,7 @@ fn pass(
     Ok(Pass {
         scanned,
         reasoning,
-        outside_reasoning,
+        reread,
         embedded: embedded_spans,
     })
 }
