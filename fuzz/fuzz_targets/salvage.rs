@@ -1,6 +1,5 @@
-//! One salvage per input (the bytes as lossy UTF-8, as a Python `str`, or as a reply from
-//! the dialect grammar; one profile and adapter, picked by the input's length) with the
-//! cheap invariants and, for clean replies, the round trip.
+//! One salvage per input (the bytes as lossy UTF-8 or as a Python `str`; one profile and
+//! adapter, picked by the input's length) with the cheap invariants.
 //! The body is `toolfix_fuzzing::targets::salvage`.
 #![no_main]
 

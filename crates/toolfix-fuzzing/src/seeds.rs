@@ -1,7 +1,7 @@
 //! Seed corpora for the fuzz targets, written from the repository's model outputs:
 //! every corpus item (`corpus/**/*.toml`) and every spec case (`spec-cases/**/*.toml`).
 //!
-//! * `salvage`, `salvage_oracles`, `fence`: each content, as its bytes;
+//! * `salvage`, `salvage_grammar`, `salvage_oracles`, `fence`: each content, as its bytes;
 //! * `stream`: each content after a zero byte (the first byte picks the cutting, and zero
 //!   leaves the rest as the choices of the cuts);
 //! * `pyjson`: each content, and each balanced `{…}` in it (the payloads);
@@ -24,7 +24,7 @@ use toolfix_harness::suite::load_file;
 /// How many seeds were written per target.
 #[derive(Debug, Default)]
 pub struct Written {
-    /// For `salvage` and `salvage_oracles` each.
+    /// For `salvage`, `salvage_grammar` and `salvage_oracles` each.
     pub salvage: usize,
     pub fence: usize,
     pub stream: usize,
@@ -80,10 +80,11 @@ struct Seeds {
 }
 
 impl Seeds {
-    /// A model output: a seed for `salvage`, `salvage_oracles`, `fence`, `pyjson` and
-    /// `stream`, plus its payloads for `pyjson`.
+    /// A model output: a seed for `salvage`, `salvage_grammar`, `salvage_oracles`,
+    /// `fence`, `pyjson` and `stream`, plus its payloads for `pyjson`.
     fn content(&mut self, name: &str, content: &[u8]) -> io::Result<()> {
         self.file("salvage", name, content)?;
+        self.file("salvage_grammar", name, content)?;
         self.file("salvage_oracles", name, content)?;
         self.file("fence", name, content)?;
         self.file("pyjson", name, content)?;

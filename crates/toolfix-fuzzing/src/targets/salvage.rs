@@ -1,12 +1,13 @@
-//! The `salvage` target: one salvage per input, checked with the invariants that cost
-//! little beside it, so libFuzzer explores several times as many inputs a second as
-//! `salvage_oracles` (docs/fuzzing.md, "Throughput"). The costly checks (two profiles
-//! compared, every adapter, the time budget) are in `salvage_oracles`, which reads the
-//! same inputs.
+//! The `salvage` target: the fuzzer's bytes as a reply (lossy UTF-8, or a Python `str`
+//! with its lone surrogates), salvaged once per input and checked with the invariants
+//! that cost little beside it, so libFuzzer runs as many inputs a second as it can
+//! (docs/fuzzing.md, "The `salvage` rate"). Replies from the dialect grammar, which cost
+//! several times a salvage to generate, are `salvage_grammar`'s; the costly checks (two
+//! profiles compared, every adapter, the time budget) are `salvage_oracles`'. All three
+//! read the same inputs.
 
-use super::salvage_input::{grammar_reply, offered};
-use crate::choice::Mode;
-use crate::invariants::{check_all, recovers_intended};
+use super::salvage_input::offered;
+use crate::invariants::check_all;
 use crate::text::py_str_from_bytes;
 use toolfix::salvage::{Allowlist, Call, Content, Request, salvage as run_salvage};
 use toolfix::{Adapter, Profile};
@@ -21,8 +22,6 @@ enum View {
     Lossy,
     /// The bytes as a Python `str` (lone surrogates kept).
     PyStr,
-    /// The bytes as the choices of a reply from the grammar.
-    Grammar,
 }
 
 /// How one input is salvaged.
@@ -38,32 +37,32 @@ struct Pick {
 
 impl Pick {
     /// How many picks there are.
-    const COUNT: usize = 24;
-
-    /// The pick for an input of `len` bytes. It comes from the length, hashed so that one
-    /// byte more or less can change every choice, and not from the bytes, so a seed (a
-    /// model output) is read whole; a mutation that keeps the length keeps the pick,
-    /// which keeps libFuzzer's notion of what an input covers stable.
-    fn of(len: usize) -> Pick {
-        let h = (len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-        Pick::nth(h as usize % Pick::COUNT)
-    }
+    const COUNT: usize = 16;
 
     /// The `k`th pick, for `k` below `COUNT`.
     fn nth(k: usize) -> Pick {
         Pick {
-            view: [View::Lossy, View::PyStr, View::Grammar][k % 3],
-            profile: crate::PROFILES[k / 3 % 2],
-            adapter: [Adapter::Ollama, Adapter::Local][k / 6 % 2],
-            every_word: k / 12 % 2 == 1,
+            view: [View::Lossy, View::PyStr][k % 2],
+            profile: crate::PROFILES[k / 2 % 2],
+            adapter: [Adapter::Ollama, Adapter::Local][k / 4 % 2],
+            every_word: k / 8 % 2 == 1,
         }
     }
 }
 
-/// One salvage of the input, as `Pick::of` its length says, with every invariant of
-/// `invariants::check_all`, and for a clean grammar reply the round trip.
+/// Which of `count` picks an input of `len` bytes gets. It comes from the length, hashed
+/// so that one byte more or less can change every choice, and not from the bytes, so a
+/// seed (a model output) is read whole; a mutation that keeps the length keeps the pick,
+/// which keeps libFuzzer's notion of what an input covers stable.
+pub(super) fn pick_of(len: usize, count: usize) -> usize {
+    let h = (len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    h as usize % count
+}
+
+/// One salvage of the input, as `pick_of` its length says, with every invariant of
+/// `invariants::check_all`.
 pub fn salvage(data: &[u8]) {
-    salvage_as(data, Pick::of(data.len()));
+    salvage_as(data, Pick::nth(pick_of(data.len(), Pick::COUNT)));
 }
 
 /// `salvage` under every pick, for replaying a committed input: whatever its length, it
@@ -76,66 +75,42 @@ pub fn salvage_every_pick(data: &[u8]) {
 
 fn salvage_as(data: &[u8], pick: Pick) {
     let text = String::from_utf8_lossy(data);
+    let tools = offered(&text, pick.every_word);
     match pick.view {
-        View::Lossy => {
-            let tools = offered(&text, pick.every_word);
-            check(Content::from(&*text), &tools, pick);
-        }
+        View::Lossy => check(Content::from(&*text), &tools, pick.profile, pick.adapter),
         View::PyStr => {
-            let tools = offered(&text, pick.every_word);
-            check(Content::from(&py_str_from_bytes(data)), &tools, pick);
+            let py = py_str_from_bytes(data);
+            check(Content::from(&py), &tools, pick.profile, pick.adapter)
         }
-        View::Grammar => grammar(data, pick),
-    }
+    };
 }
 
-/// A reply from the grammar: the invariants, and for a clean reply the round trip when
-/// the grammar knows what the picked profile recovers.
-fn grammar(data: &[u8], pick: Pick) {
-    let Some((mode, rendered, tools)) = grammar_reply(data) else {
-        return;
-    };
-    let calls = check(Content::from(rendered.text.as_str()), &tools, pick);
-    let intended = match pick.profile {
-        Profile::PraisonAi => rendered.praisonai.as_ref(),
-        _ => Some(&rendered.intended),
-    };
-    if let (Mode::Clean, Some(calls), Some(intended)) = (mode, calls, intended) {
-        if let Err(violation) = recovers_intended(intended, &calls) {
-            panic!(
-                "{violation}\nunder {} in the clean reply {:?}",
-                pick.profile, rendered.text
-            );
-        }
-    }
-}
-
-/// Salvages `content` through the picked adapter under the picked profile and asserts
-/// every invariant (hosted adapters return nothing; `strict` never fails); returns the
-/// calls, or `None` for an error.
-fn check(content: Content<'_>, tools: &Allowlist, pick: Pick) -> Option<Vec<Call>> {
-    let request = Request::new(content, tools).profile(pick.profile);
-    for adapter in HOSTED {
-        let calls = run_salvage(&request.adapter(adapter));
+/// Salvages `content` through `adapter` under `profile` and asserts every invariant
+/// (hosted adapters return nothing; `strict` never fails); returns the calls, or `None`
+/// for an error.
+pub(super) fn check(
+    content: Content<'_>,
+    tools: &Allowlist,
+    profile: Profile,
+    adapter: Adapter,
+) -> Option<Vec<Call>> {
+    let request = Request::new(content, tools).profile(profile);
+    for hosted in HOSTED {
+        let calls = run_salvage(&request.adapter(hosted));
         assert_eq!(calls, Ok(Vec::new()), "hosted adapters never salvage");
     }
-    match run_salvage(&request.adapter(pick.adapter)) {
+    match run_salvage(&request.adapter(adapter)) {
         Ok(calls) => {
-            if let Err(violation) = check_all(content, tools, pick.profile, &calls) {
+            if let Err(violation) = check_all(content, tools, profile, &calls) {
                 panic!(
-                    "{violation}\nunder {} in {:?}",
-                    pick.profile,
+                    "{violation}\nunder {profile} in {:?}",
                     String::from_utf8_lossy(content.as_bytes())
                 );
             }
             Some(calls)
         }
         Err(error) => {
-            assert_eq!(
-                pick.profile,
-                Profile::PraisonAi,
-                "strict never fails: {error}"
-            );
+            assert_eq!(profile, Profile::PraisonAi, "strict never fails: {error}");
             None
         }
     }
