@@ -148,23 +148,29 @@ fn write_str(out: &mut String, s: &PyStr) {
             0x09 => out.push_str("\\t"),
             0x08 => out.push_str("\\b"),
             0x0C => out.push_str("\\f"),
-            0x10000.. => {
-                let offset = cp - 0x10000;
-                push_u_escape(out, 0xD800 | (offset >> 10));
-                push_u_escape(out, 0xDC00 | (offset & 0x3FF));
-            }
-            _ => push_u_escape(out, cp),
+            _ => u_escape(cp, |b| out.push(char::from(b))),
         }
     }
     out.push('"');
 }
 
-/// `\uXXXX` for one UTF-16 code unit, in lowercase hex.
-pub(super) fn push_u_escape(out: &mut String, unit: u32) {
+/// A code point as `ensure_ascii` escapes it, byte by byte into `push`: one `\uXXXX`
+/// (lowercase hex) in the Basic Multilingual Plane, a surrogate pair above it.
+pub(super) fn u_escape(cp: u32, mut push: impl FnMut(u8)) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push_str("\\u");
-    for shift in [12, 8, 4, 0] {
-        out.push(char::from(HEX[((unit >> shift) & 0xF) as usize]));
+    let units = match cp.checked_sub(0x10000) {
+        Some(offset) => [
+            Some(0xD800 | (offset >> 10)),
+            Some(0xDC00 | (offset & 0x3FF)),
+        ],
+        None => [Some(cp), None],
+    };
+    for unit in units.into_iter().flatten() {
+        push(b'\\');
+        push(b'u');
+        for shift in [12, 8, 4, 0] {
+            push(HEX[((unit >> shift) & 0xF) as usize]);
+        }
     }
 }
 

@@ -27,7 +27,7 @@ use std::ops::Range;
 use smallvec::SmallVec;
 
 use super::decode::loads;
-use super::encode::push_u_escape;
+use super::encode::u_escape;
 use super::{DecodeError, DecodeLimits};
 use crate::py::Value;
 use crate::py::pystr::{code_point_len, decode_code_point};
@@ -94,7 +94,7 @@ pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Option<Transc
     let mut writer = Writer {
         text,
         at: pos,
-        out: String::with_capacity(64),
+        out: Vec::with_capacity(64),
         max_depth: limits.max_depth.min(MAX_DEPTH),
         max_digits: limits
             .int_max_str_digits
@@ -104,7 +104,8 @@ pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Option<Transc
     };
     writer.value(0)?;
     Some(Transcoded {
-        text: writer.out,
+        // Only ASCII is written (`ensure_ascii`), so this never gives up.
+        text: String::from_utf8(writer.out).ok()?,
         end: writer.at,
         members: writer.members,
     })
@@ -124,7 +125,9 @@ pub fn read_back(written: &[u8]) -> Result<Value, DecodeError> {
 struct Writer<'t> {
     text: &'t [u8],
     at: usize,
-    out: String,
+    /// What was written: ASCII only, so the bytes of a `str`, kept as bytes so that runs
+    /// of the source are copied without validating each again.
+    out: Vec<u8>,
     max_depth: usize,
     max_digits: usize,
     /// The top-level object's members.
@@ -166,7 +169,7 @@ impl Writer<'_> {
             if !self.eat(b':') {
                 return None;
             }
-            self.out.push_str(": ");
+            self.out.extend_from_slice(b": ");
             self.skip_space();
             let start = self.out.len();
             self.value(depth + 1)?;
@@ -196,7 +199,7 @@ impl Writer<'_> {
             return None;
         }
         self.at += 1;
-        self.out.push(char::from(open));
+        self.out.push(open);
         self.skip_space();
         Some(!self.closes(close))
     }
@@ -211,7 +214,7 @@ impl Writer<'_> {
         if !self.eat(b',') {
             return None;
         }
-        self.out.push_str(", ");
+        self.out.extend_from_slice(b", ");
         self.skip_space();
         Some(true)
     }
@@ -220,7 +223,7 @@ impl Writer<'_> {
     fn closes(&mut self, close: u8) -> bool {
         let closes = self.eat(close);
         if closes {
-            self.out.push(char::from(close));
+            self.out.push(close);
         }
         closes
     }
@@ -238,14 +241,13 @@ impl Writer<'_> {
         let start = self.at + 1;
         let mut at = start;
         let mut escaped = false;
-        self.out.push('"');
+        self.out.push(b'"');
         loop {
             let run = self.text[at..]
                 .iter()
                 .position(|&b| !matches!(b, 0x20..=0x7E) || b == b'"' || b == b'\\')?;
             // Printable ASCII other than `"` and `\` is written as it is.
-            let plain = std::str::from_utf8(&self.text[at..at + run]).ok()?;
-            self.out.push_str(plain);
+            self.out.extend_from_slice(&self.text[at..at + run]);
             at += run;
             match self.text[at] {
                 b'"' => break,
@@ -255,8 +257,7 @@ impl Writer<'_> {
                     if !matches!(escape, b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') {
                         return None;
                     }
-                    self.out.push('\\');
-                    self.out.push(char::from(escape));
+                    self.out.extend_from_slice(&[b'\\', escape]);
                     at += 2;
                 }
                 0..=0x7F => return None,
@@ -271,12 +272,12 @@ impl Writer<'_> {
                         // back joined into one character.
                         return None;
                     }
-                    push_escaped(&mut self.out, cp);
+                    u_escape(cp, |b| self.out.push(b));
                     at += len;
                 }
             }
         }
-        self.out.push('"');
+        self.out.push(b'"');
         self.at = at + 1;
         Some((start..at, escaped))
     }
@@ -299,8 +300,7 @@ impl Writer<'_> {
         if matches!(self.text.get(end), Some(b'.' | b'e' | b'E')) {
             return None;
         }
-        self.out
-            .push_str(std::str::from_utf8(&self.text[start..end]).ok()?);
+        self.out.extend_from_slice(&self.text[start..end]);
         self.at = end;
         Some(())
     }
@@ -310,7 +310,7 @@ impl Writer<'_> {
         if !self.text[self.at..].starts_with(word.as_bytes()) {
             return None;
         }
-        self.out.push_str(word);
+        self.out.extend_from_slice(word.as_bytes());
         self.at += word.len();
         Some(())
     }
@@ -327,17 +327,6 @@ impl Writer<'_> {
         while matches!(self.text.get(self.at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.at += 1;
         }
-    }
-}
-
-/// A non-ASCII code point as `ensure_ascii` writes it: one `\uXXXX`, or a surrogate pair.
-fn push_escaped(out: &mut String, cp: u32) {
-    if cp >= 0x10000 {
-        let offset = cp - 0x10000;
-        push_u_escape(out, 0xD800 | (offset >> 10));
-        push_u_escape(out, 0xDC00 | (offset & 0x3FF));
-    } else {
-        push_u_escape(out, cp);
     }
 }
 
