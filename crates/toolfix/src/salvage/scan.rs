@@ -650,6 +650,22 @@ mod tests {
             .collect()
     }
 
+    /// F28's root cause: an opener shown in a fence without its closer took the closer of
+    /// the first real call of its dialect after the fence, and both were lost; the token
+    /// dialects are now read again with fences masked (DeepSeek V3 and V3.1, Kimi).
+    #[test]
+    fn an_opener_shown_in_a_fence_leaves_the_call_after_it() {
+        for call in [
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Oslo\"}<|tool_call_end|><|tool_calls_section_end|>",
+        ] {
+            let opener = &call[..call.find("get_weather").unwrap()];
+            let reply = format!("The format:\n```\n{opener}\n```\nNow:\n{call}");
+            assert_eq!(names(&reply), ["get_weather"], "{reply}");
+        }
+    }
+
     /// The scan skips every dialect but ReAct, and reasoning, in text without `<` or `[`
     /// (`text::may_hold_tag`): each of their markers holds one of those bytes, save
     /// Harmony's recipient, which its dialect reads only before a `<|message|>`. A ReAct
