@@ -119,8 +119,18 @@ fn transcoded_as_decoded(
         panic!("transcode wrote {transcoded:?} where raw_decode raised {decoded:?}");
     };
     assert_eq!(transcoded.end, *end, "transcode and raw_decode end apart");
-    assert_eq!(dumps(value).ok().as_ref(), Some(&transcoded.text));
-    assert_eq!(read_back(transcoded.text.as_bytes()).as_ref(), Ok(value));
+    let written = transcoded.text();
+    assert_eq!(
+        dumps(value).ok().as_deref().map(str::as_bytes),
+        Some(written)
+    );
+    assert_eq!(read_back(written).as_ref(), Ok(value));
+    // What a call keeps: the whole text, or one member's, wherever it was written.
+    assert_eq!(transcoded.clone().into_text().as_bytes(), written);
+    for member in &transcoded.members {
+        let kept = transcoded.clone().into_value_text(member);
+        assert_eq!(kept.as_bytes(), &written[member.value.clone()]);
+    }
 }
 
 /// A value from the grammar, written in any layout, decodes to the value it means, and

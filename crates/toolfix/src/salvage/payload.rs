@@ -54,7 +54,7 @@ impl<'a> Payloads<'a> {
     }
 
     /// The masked text the dialects scan.
-    pub fn text(&self) -> &[u8] {
+    pub fn text(&self) -> &'a [u8] {
         self.masked.text()
     }
 
@@ -99,7 +99,7 @@ impl<'a> Payloads<'a> {
     }
 
     /// `loads`, written as `json.dumps` writes it when it is plain JSON.
-    pub fn loads_payload(&self, range: Range<usize>) -> Result<Option<Payload>, SalvageError> {
+    pub fn loads_payload(&self, range: Range<usize>) -> Result<Option<Payload<'a>>, SalvageError> {
         let text = &self.text()[..range.end];
         let at = json_space(text, range.start);
         let limits = self.profile.json_limits(JsonSite::Tag);
@@ -124,12 +124,12 @@ impl<'a> Payloads<'a> {
     /// `raw_decode`s (a `ValueError` is caught here by the real package, unlike in tags).
     /// `start` is where the structure reading it begins: a decode cut short by the end of
     /// the text leaves it open (`reaches_end`).
-    pub fn object_at(&self, start: usize, pos: usize) -> Result<ObjectAt, SalvageError> {
+    pub fn object_at(&self, start: usize, pos: usize) -> Result<ObjectAt<'a>, SalvageError> {
         let text = self.text();
         let at = skip_space(text, pos);
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
         if let Some(plain) = json::transcode(text, at, limits) {
-            if plain.text.starts_with('{') && self.as_written(at..plain.end) {
+            if plain.is_object() && self.as_written(at..plain.end) {
                 let end = plain.end;
                 let value = Some(Payload::Plain(plain));
                 return Ok(ObjectAt::Object { value, end });
@@ -158,7 +158,7 @@ impl<'a> Payloads<'a> {
     /// the token dialects read their payloads with (`strict` and `portable` only, so a
     /// failure is no value, never an error). `start` is where the structure reading it
     /// begins: a decode cut short by the end of the text leaves it open.
-    pub fn value_at(&self, start: usize, pos: usize) -> Option<(Payload, usize)> {
+    pub fn value_at(&self, start: usize, pos: usize) -> Option<(Payload<'a>, usize)> {
         let text = self.text();
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
         if let Some(plain) = json::transcode(text, pos, limits) {
@@ -180,7 +180,7 @@ impl<'a> Payloads<'a> {
 
     /// The JSON value at `pos` of the masked text, read no further than `bound`, and its
     /// end; `None` when none reads there.
-    pub fn value_within(&self, pos: usize, bound: usize) -> Option<(Payload, usize)> {
+    pub fn value_within(&self, pos: usize, bound: usize) -> Option<(Payload<'a>, usize)> {
         let text = &self.text()[..bound];
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
         match json::transcode(text, pos, limits) {
@@ -205,7 +205,7 @@ impl<'a> Payloads<'a> {
     }
 
     /// `value_or_reach`, written as `json.dumps` writes it when it is plain JSON.
-    pub fn payload_or_reach(&self, pos: usize) -> Result<(Payload, usize), usize> {
+    pub fn payload_or_reach(&self, pos: usize) -> Result<(Payload<'a>, usize), usize> {
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
         match json::transcode(self.text(), pos, limits) {
             Some(plain) => {
@@ -243,7 +243,7 @@ impl<'a> Payloads<'a> {
     /// `_name_and_args(data, allowed)`: the name is `data["name"]`, or `data["tool"]` when
     /// that is falsy; it must be a `str` that was offered, exactly. The arguments are
     /// `data["arguments"]` when present (even `null`), else `data["parameters"]`, else `{}`.
-    pub fn name_and_args(&self, data: Payload) -> Option<Found> {
+    pub fn name_and_args(&self, data: Payload<'_>) -> Option<Found> {
         let data = match data {
             Payload::Plain(plain) => return self.plain_name_and_args(plain),
             Payload::Decoded(value) => value,
@@ -264,8 +264,8 @@ impl<'a> Payloads<'a> {
     }
 
     /// `name_and_args` of a plain JSON object, read from what `transcode` wrote.
-    fn plain_name_and_args(&self, plain: Transcoded) -> Option<Found> {
-        if !plain.text.starts_with('{') {
+    fn plain_name_and_args(&self, plain: Transcoded<'_>) -> Option<Found> {
+        if !plain.is_object() {
             return None;
         }
         let text = self.text();
@@ -281,8 +281,8 @@ impl<'a> Payloads<'a> {
         }
         let args = arguments_member(plain, text);
         let args = match args.as_bytes()[0] {
-            b'{' | b'[' => Args::Written(PyStr::from(args)),
-            _ => Args::Decoded(read_back(&args)?),
+            b'{' | b'[' => Args::Written(args),
+            _ => Args::Decoded(read_back(args.as_bytes())?),
         };
         Some(Found { name, args })
     }
@@ -340,18 +340,18 @@ impl<'a> Payloads<'a> {
 }
 
 /// A JSON payload as read.
-pub enum Payload {
+pub enum Payload<'t> {
     /// Plain JSON, written as `json.dumps` writes it (`py::json::transcode`).
-    Plain(Transcoded),
+    Plain(Transcoded<'t>),
     /// Decoded.
     Decoded(Value),
 }
 
-impl Payload {
+impl Payload<'_> {
     /// Whether it is a JSON object.
     pub fn is_object(&self) -> bool {
         match self {
-            Payload::Plain(plain) => plain.text.starts_with('{'),
+            Payload::Plain(plain) => plain.is_object(),
             Payload::Decoded(value) => matches!(value, Value::Dict(_)),
         }
     }
@@ -359,41 +359,41 @@ impl Payload {
     /// The payload as a call's arguments.
     pub fn into_args(self) -> Args {
         match self {
-            Payload::Plain(plain) => Args::Written(PyStr::from(plain.text)),
+            Payload::Plain(plain) => Args::Written(plain.into_text()),
             Payload::Decoded(value) => Args::Decoded(value),
         }
     }
 }
 
 /// The value of a member `transcode` wrote (a name, scalar arguments).
-pub fn read_back(written: &str) -> Option<Value> {
+pub fn read_back(written: &[u8]) -> Option<Value> {
     // What `transcode` writes is ASCII, so a string without a backslash is its own text.
     let plain = written
-        .strip_prefix('"')
-        .and_then(|s| s.strip_suffix('"'))
-        .filter(|s| !s.contains(['\\', '"']));
+        .strip_prefix(b"\"")
+        .and_then(|s| s.strip_suffix(b"\""))
+        .filter(|s| !s.iter().any(|&b| b == b'\\' || b == b'"'));
     match plain {
-        Some(text) => Some(Value::Str(PyStr::from(text))),
-        None => json::read_back(written.as_bytes()).ok(),
+        Some(text) => Some(Value::Str(PyStr::from_generalized_utf8(text))),
+        None => json::read_back(written).ok(),
     }
 }
 
 /// The `arguments` member of a transcoded call object, else its `parameters`, else `{}`,
 /// as `json.dumps` writes it (in the buffer the object was written in).
-pub fn arguments_member(plain: Transcoded, text: &[u8]) -> String {
+pub fn arguments_member(plain: Transcoded<'_>, text: &[u8]) -> PyStr {
     let member = plain
         .member(text, "arguments")
         .or_else(|| plain.member(text, "parameters"))
         .cloned();
     match member {
         Some(member) => plain.into_value_text(&member),
-        None => "{}".to_owned(),
+        None => PyStr::from("{}"),
     }
 }
 
 /// Python truthiness of a value as `json.dumps` writes it.
-fn truthy(written: &str) -> bool {
-    !matches!(written, "\"\"" | "0" | "false" | "null" | "[]" | "{}")
+fn truthy(written: &[u8]) -> bool {
+    !matches!(written, b"\"\"" | b"0" | b"false" | b"null" | b"[]" | b"{}")
 }
 
 /// Steps over JSON whitespace, as `json.loads` does around a document.
@@ -405,10 +405,13 @@ fn json_space(text: &[u8], mut at: usize) -> usize {
 }
 
 /// What `_json_object_at` found.
-pub enum ObjectAt {
+pub enum ObjectAt<'t> {
     /// A JSON object ending at `end` of the masked text; `value` is `None` when `strict`
     /// rejected it on re-reading.
-    Object { value: Option<Payload>, end: usize },
+    Object {
+        value: Option<Payload<'t>>,
+        end: usize,
+    },
     /// No object; the skipped whitespace ends at `at`.
     NotObject { at: usize },
 }

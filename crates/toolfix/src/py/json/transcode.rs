@@ -5,7 +5,8 @@
 //! value per member, then a string; for a reply of thousands of calls that is most of the
 //! time salvage takes. Plain JSON needs none of it: its `dumps` is the text itself with
 //! CPython's separators, non-ASCII escaped and whitespace dropped. This module writes that
-//! text in one pass and gives up, leaving the value to the full decoder, on anything whose
+//! text in one pass (nothing at all while it is the source byte for byte, as it is when a
+//! model writes `dumps`'s own spacing, so a short payload never allocates) and gives up, leaving the value to the full decoder, on anything whose
 //! round trip is not a copy:
 //! * a number with a fraction or an exponent (`repr` of a float), more than 18 digits
 //!   or than the decoder's digit limit, `-0` (written `0`), or `NaN`/`Infinity`;
@@ -29,8 +30,8 @@ use smallvec::SmallVec;
 use super::decode::loads;
 use super::encode::u_escape;
 use super::{DecodeError, DecodeLimits};
-use crate::py::Value;
 use crate::py::pystr::{code_point_len, decode_code_point};
+use crate::py::{PyStr, Value};
 
 /// Containers open at once beyond which the full decoder takes over.
 pub const MAX_DEPTH: usize = 16;
@@ -44,14 +45,26 @@ const MAX_DIGITS: usize = 18;
 
 /// A JSON value read and written as `json.dumps(json.loads(…))` writes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Transcoded {
+pub struct Transcoded<'t> {
     /// The value as `json.dumps` writes it.
-    pub text: String,
+    written: Written<'t>,
     /// Where the value ends in the source text.
     pub end: usize,
     /// When the value is an object, its members in order (keys are unique). A call
-    /// object has two (`name`, `arguments`), so they are kept inline.
-    pub members: SmallVec<[Member; 4]>,
+    /// object has two (`name`, `arguments`), so two are kept inline; a value small enough
+    /// to move without a call to `memcpy` is moved several times per recovered call.
+    pub members: SmallVec<[Member; 2]>,
+}
+
+/// Where what `json.dumps` writes is: most payloads are written as `dumps` writes them
+/// (its separators, no other whitespace, ASCII), and then they are their own text, with
+/// nothing copied until a call keeps them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Written<'t> {
+    /// A run of the source, byte for byte.
+    Source(&'t [u8]),
+    /// Bytes of its own, from the first one that differs from the source.
+    Own(Vec<u8>),
 }
 
 /// One member of a transcoded object.
@@ -64,11 +77,24 @@ pub struct Member {
     pub value: Range<usize>,
 }
 
-impl Transcoded {
+impl Transcoded<'_> {
+    /// The value as `json.dumps` writes it (ASCII).
+    pub fn text(&self) -> &[u8] {
+        match &self.written {
+            Written::Source(run) => run,
+            Written::Own(bytes) => bytes,
+        }
+    }
+
+    /// Whether the value is an object.
+    pub fn is_object(&self) -> bool {
+        self.text().first() == Some(&b'{')
+    }
+
     /// The value of member `key`, as `json.dumps` writes it.
-    pub fn get<'t>(&'t self, source: &[u8], key: &str) -> Option<&'t str> {
+    pub fn get(&self, source: &[u8], key: &str) -> Option<&[u8]> {
         self.member(source, key)
-            .map(|m| &self.text[m.value.clone()])
+            .map(|m| &self.text()[m.value.clone()])
     }
 
     /// Member `key`.
@@ -78,23 +104,41 @@ impl Transcoded {
             .find(|m| &source[m.key.clone()] == key.as_bytes())
     }
 
-    /// The text of `member`'s value, in the buffer the whole value was written in.
-    pub fn into_value_text(self, member: &Member) -> String {
-        let mut text = self.text;
-        text.truncate(member.value.end);
-        text.drain(..member.value.start);
-        text
+    /// The value as a `str`: its own bytes, or a copy of its run of the source (inline
+    /// when it is short, as most arguments are).
+    pub fn into_text(self) -> PyStr {
+        match self.written {
+            Written::Source(run) => PyStr::from_generalized_utf8(run),
+            Written::Own(bytes) => PyStr::from_generalized_utf8_unchecked(bytes),
+        }
+    }
+
+    /// The text of `member`'s value as a `str`, taken from the whole value's text.
+    pub fn into_value_text(self, member: &Member) -> PyStr {
+        match self.written {
+            Written::Source(run) => PyStr::from_generalized_utf8(&run[member.value.clone()]),
+            Written::Own(mut bytes) => {
+                bytes.truncate(member.value.end);
+                bytes.drain(..member.value.start);
+                PyStr::from_generalized_utf8_unchecked(bytes)
+            }
+        }
     }
 }
 
 /// The value that starts exactly at `pos` of `text`, written as `json.dumps` of
 /// `raw_decode(text, pos)` writes it, when the round trip is a copy; `None` when the full
 /// decoder must decide (see the module's list).
-pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Option<Transcoded> {
+pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Option<Transcoded<'_>> {
     let mut writer = Writer {
         text,
         at: pos,
-        out: Vec::with_capacity(64),
+        out: Out {
+            source: text,
+            start: pos,
+            to: pos,
+            own: None,
+        },
         max_depth: limits.max_depth.min(MAX_DEPTH),
         max_digits: limits
             .int_max_str_digits
@@ -103,9 +147,12 @@ pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Option<Transc
         members: SmallVec::new(),
     };
     writer.value(0)?;
+    let Out { start, to, own, .. } = writer.out;
     Some(Transcoded {
-        // Only ASCII is written (`ensure_ascii`), so this never gives up.
-        text: String::from_utf8(writer.out).ok()?,
+        written: match own {
+            Some(bytes) => Written::Own(bytes),
+            None => Written::Source(&text[start..to]),
+        },
         end: writer.at,
         members: writer.members,
     })
@@ -125,13 +172,60 @@ pub fn read_back(written: &[u8]) -> Result<Value, DecodeError> {
 struct Writer<'t> {
     text: &'t [u8],
     at: usize,
-    /// What was written: ASCII only, so the bytes of a `str`, kept as bytes so that runs
-    /// of the source are copied without validating each again.
-    out: Vec<u8>,
+    out: Out<'t>,
     max_depth: usize,
     max_digits: usize,
     /// The top-level object's members.
-    members: SmallVec<[Member; 4]>,
+    members: SmallVec<[Member; 2]>,
+}
+
+/// What the transcoder wrote. While that is the source from `start` byte for byte, it is
+/// only where the copy ends (`to`); from the first byte that differs, bytes of its own.
+struct Out<'t> {
+    source: &'t [u8],
+    start: usize,
+    to: usize,
+    own: Option<Vec<u8>>,
+}
+
+impl Out<'_> {
+    /// Writes `bytes` (a separator, or a byte of an escape), compared with the source
+    /// in place while the copy holds.
+    fn write<const N: usize>(&mut self, bytes: [u8; N]) {
+        if self.own.is_none() && self.source.get(self.to..self.to + N) == Some(&bytes[..]) {
+            self.to += N;
+        } else {
+            self.own().extend_from_slice(&bytes);
+        }
+    }
+
+    /// Writes the source's bytes at `run`.
+    fn copy(&mut self, run: Range<usize>) {
+        if self.own.is_none() && run.start == self.to {
+            self.to = run.end;
+        } else {
+            let source = self.source;
+            self.own().extend_from_slice(&source[run]);
+        }
+    }
+
+    /// The bytes written, made its own on the first byte that differs from the source.
+    fn own(&mut self) -> &mut Vec<u8> {
+        let (source, copied) = (self.source, self.start..self.to);
+        self.own.get_or_insert_with(|| {
+            let mut own = Vec::with_capacity(64.max(2 * copied.len()));
+            own.extend_from_slice(&source[copied]);
+            own
+        })
+    }
+
+    /// How many bytes were written.
+    fn len(&self) -> usize {
+        match &self.own {
+            Some(own) => own.len(),
+            None => self.to - self.start,
+        }
+    }
 }
 
 impl Writer<'_> {
@@ -152,7 +246,7 @@ impl Writer<'_> {
     /// `{…}`: `{"k": v, …}`, keys unique and escape-free.
     fn object(&mut self, depth: usize) -> Option<()> {
         let mut keys: SmallVec<[Range<usize>; MAX_KEYS]> = SmallVec::new();
-        let mut more = self.open(depth, b'{', b'}')?;
+        let mut more = self.open(depth, b'}')?;
         while more {
             if self.text.get(self.at) != Some(&b'"') || keys.len() == MAX_KEYS {
                 return None;
@@ -169,7 +263,7 @@ impl Writer<'_> {
             if !self.eat(b':') {
                 return None;
             }
-            self.out.extend_from_slice(b": ");
+            self.out.write(*b": ");
             self.skip_space();
             let start = self.out.len();
             self.value(depth + 1)?;
@@ -184,7 +278,7 @@ impl Writer<'_> {
 
     /// `[…]`: `[v, …]`.
     fn array(&mut self, depth: usize) -> Option<()> {
-        let mut more = self.open(depth, b'[', b']')?;
+        let mut more = self.open(depth, b']')?;
         while more {
             self.value(depth + 1)?;
             more = self.after_item(b']')?;
@@ -194,12 +288,12 @@ impl Writer<'_> {
 
     /// Opens the container at `self.at`, `depth` containers deep: whether an item follows
     /// (not when it closes at once); `None` when it would nest too deep.
-    fn open(&mut self, depth: usize, open: u8, close: u8) -> Option<bool> {
+    fn open(&mut self, depth: usize, close: u8) -> Option<bool> {
         if depth == self.max_depth {
             return None;
         }
+        self.out.copy(self.at..self.at + 1);
         self.at += 1;
-        self.out.push(open);
         self.skip_space();
         Some(!self.closes(close))
     }
@@ -214,16 +308,17 @@ impl Writer<'_> {
         if !self.eat(b',') {
             return None;
         }
-        self.out.extend_from_slice(b", ");
+        self.out.write(*b", ");
         self.skip_space();
         Some(true)
     }
 
     /// Steps over and writes `close` when it is next.
     fn closes(&mut self, close: u8) -> bool {
-        let closes = self.eat(close);
+        let closes = self.text.get(self.at) == Some(&close);
         if closes {
-            self.out.push(close);
+            self.out.copy(self.at..self.at + 1);
+            self.at += 1;
         }
         closes
     }
@@ -241,13 +336,13 @@ impl Writer<'_> {
         let start = self.at + 1;
         let mut at = start;
         let mut escaped = false;
-        self.out.push(b'"');
+        self.out.copy(self.at..start);
         loop {
             let run = self.text[at..]
                 .iter()
                 .position(|&b| !matches!(b, 0x20..=0x7E) || b == b'"' || b == b'\\')?;
             // Printable ASCII other than `"` and `\` is written as it is.
-            self.out.extend_from_slice(&self.text[at..at + run]);
+            self.out.copy(at..at + run);
             at += run;
             match self.text[at] {
                 b'"' => break,
@@ -257,7 +352,7 @@ impl Writer<'_> {
                     if !matches!(escape, b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') {
                         return None;
                     }
-                    self.out.extend_from_slice(&[b'\\', escape]);
+                    self.out.copy(at..at + 2);
                     at += 2;
                 }
                 0..=0x7F => return None,
@@ -272,12 +367,12 @@ impl Writer<'_> {
                         // back joined into one character.
                         return None;
                     }
-                    u_escape(cp, |b| self.out.push(b));
+                    u_escape(cp, |b| self.out.write([b]));
                     at += len;
                 }
             }
         }
-        self.out.push(b'"');
+        self.out.copy(at..at + 1);
         self.at = at + 1;
         Some((start..at, escaped))
     }
@@ -300,7 +395,7 @@ impl Writer<'_> {
         if matches!(self.text.get(end), Some(b'.' | b'e' | b'E')) {
             return None;
         }
-        self.out.extend_from_slice(&self.text[start..end]);
+        self.out.copy(start..end);
         self.at = end;
         Some(())
     }
@@ -310,7 +405,7 @@ impl Writer<'_> {
         if !self.text[self.at..].starts_with(word.as_bytes()) {
             return None;
         }
-        self.out.extend_from_slice(word.as_bytes());
+        self.out.copy(self.at..self.at + word.len());
         self.at += word.len();
         Some(())
     }
@@ -346,7 +441,7 @@ mod tests {
         assert_eq!(got.is_some(), copies, "{text:?}: {got:?}");
         if let Some(got) = got {
             let (value, end) = raw_decode(text.as_bytes(), 0, LIMITS).unwrap();
-            assert_eq!(got.text, dumps(&value).unwrap(), "{text:?}");
+            assert_eq!(got.text(), dumps(&value).unwrap().as_bytes(), "{text:?}");
             assert_eq!(got.end, end, "{text:?}");
         }
     }
@@ -394,8 +489,8 @@ mod tests {
     fn a_top_level_object_lists_its_members() {
         let text = br#"{"name": "f", "arguments": {"x": [1, 2]}}"#;
         let got = transcode(text, 0, LIMITS).unwrap();
-        assert_eq!(got.get(text, "name"), Some("\"f\""));
-        assert_eq!(got.get(text, "arguments"), Some("{\"x\": [1, 2]}"));
+        assert_eq!(got.get(text, "name"), Some(&b"\"f\""[..]));
+        assert_eq!(got.get(text, "arguments"), Some(&b"{\"x\": [1, 2]}"[..]));
         assert_eq!(got.get(text, "parameters"), None);
         let arguments = got.member(text, "arguments").unwrap().clone();
         assert_eq!(got.into_value_text(&arguments), "{\"x\": [1, 2]}");

@@ -13,7 +13,7 @@ use super::super::call::Args;
 use super::super::payload::{Payload, Payloads, arguments_member, read_back};
 use super::super::span::{Candidate, Found};
 use super::Dialect;
-use crate::py::{PyStr, Value};
+use crate::py::Value;
 
 /// A JSON array of call objects whose `[` is at `bracket`, for the marker at `start`. Each
 /// object is its own candidate (the first one's span starts at `[TOOL_CALLS]`, the last
@@ -81,7 +81,7 @@ pub fn read(
 }
 
 /// An element of the array and its span.
-type Element = (Payload, Range<usize>);
+type Element<'a> = (Payload<'a>, Range<usize>);
 
 /// The elements of the JSON array whose first element (or `]`) is at or after `at`, each
 /// with its span, and the end of the array; when it is not a well-formed array, how far
@@ -90,7 +90,7 @@ type Element = (Payload, Range<usize>);
 /// The array is read once checking syntax only, then again building its elements: one
 /// that breaks at its end (a reply cut off after thousands of calls) costs a pass that
 /// allocates nothing.
-fn elements(payloads: &Payloads<'_>, at: usize) -> Result<(Vec<Element>, usize), usize> {
+fn elements<'a>(payloads: &Payloads<'a>, at: usize) -> Result<(Vec<Element<'a>>, usize), usize> {
     each_element(payloads, at, |at| payloads.check_or_reach(at))?;
     each_element(payloads, at, |at| payloads.payload_or_reach(at))
 }
@@ -131,7 +131,7 @@ fn json_space(text: &[u8], mut at: usize) -> usize {
 
 /// One object of the array as a call: its `name` a string that was offered, its
 /// `arguments` (or `parameters`) an object.
-pub(super) fn call_object(payloads: &Payloads<'_>, item: Payload) -> Option<Found> {
+pub(super) fn call_object(payloads: &Payloads<'_>, item: Payload<'_>) -> Option<Found> {
     let (name, args) = match item {
         Payload::Plain(plain) => {
             let text = payloads.text();
@@ -140,8 +140,9 @@ pub(super) fn call_object(payloads: &Payloads<'_>, item: Payload) -> Option<Foun
             };
             let args = arguments_member(plain, text);
             let args = args
-                .starts_with('{')
-                .then(|| Args::Written(PyStr::from(args)))?;
+                .as_bytes()
+                .starts_with(b"{")
+                .then_some(Args::Written(args))?;
             (name, args)
         }
         Payload::Decoded(Value::Dict(mut dict)) => {

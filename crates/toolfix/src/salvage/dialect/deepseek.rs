@@ -105,7 +105,11 @@ fn call(payloads: &Payloads<'_>, begin: usize, body: usize) -> Option<(usize, Op
 
 /// The V3 arguments after the name's line, from `from`: ```` ```json ````, the JSON
 /// object, ```` ``` ````, the end token. Returns the arguments and the end of the token.
-fn fenced_args(payloads: &Payloads<'_>, begin: usize, from: usize) -> Option<(Payload, usize)> {
+fn fenced_args<'a>(
+    payloads: &Payloads<'a>,
+    begin: usize,
+    from: usize,
+) -> Option<(Payload<'a>, usize)> {
     let text = payloads.text();
     let fence = at(text, skip_space(text, from), FENCE)?;
     let json = at(text, fence, b"json").unwrap_or(fence);

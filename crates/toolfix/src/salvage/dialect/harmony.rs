@@ -100,7 +100,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
 /// The arguments of a function message whose content is `content`, and where the call
 /// ends: a JSON object, then only whitespace up to an end token (included), the next
 /// `<|start|>` (excluded), or the end of the reply.
-fn body(payloads: &Payloads<'_>, content: Range<usize>) -> Option<(Payload, usize)> {
+fn body<'a>(payloads: &Payloads<'a>, content: Range<usize>) -> Option<(Payload<'a>, usize)> {
     let text = payloads.text();
     let json_start = skip_space(text, content.start);
     let (args, json_end) = payloads.value_within(json_start, content.end)?;

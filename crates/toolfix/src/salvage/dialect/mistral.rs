@@ -40,21 +40,24 @@ const MAX_NAME: usize = 256;
 /// Adds a candidate for every call after a `[TOOL_CALLS]`.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
     let text = payloads.text();
-    let mut resume = 0;
-    for start in memchr::memmem::find_iter(text, TOOL_CALLS) {
-        if start < resume {
-            continue;
-        }
+    let finder = memchr::memmem::Finder::new(TOOL_CALLS);
+    let mut from = 0;
+    // Searched from where the last calls end, not iterated past them: the search's
+    // prefilter stops at every `[` … `]`, so a chain of calls would cost a false start
+    // each.
+    while let Some(found) = finder.find(&text[from..]) {
+        let start = from + found;
         let body = skip_space(text, start + TOOL_CALLS.len());
         if body == text.len() {
             // A streamed reply may go on with either form.
             payloads.reaches_end(start);
         }
-        resume = if text.get(body) == Some(&b'[') {
+        let resume = if text.get(body) == Some(&b'[') {
             call_array::scan(payloads, start, body, Dialect::Mistral, out)
         } else {
             calls(payloads, start, body, out)
         };
+        from = resume.max(start + 1);
     }
 }
 
