@@ -33,7 +33,7 @@ use super::dialect::{self, Dialect};
 use super::fence::{self, Masked};
 use super::payload::Payloads;
 use super::reasoning::{self, merge};
-use super::span::{self, Candidate};
+use super::span::{self, Candidate, Candidates};
 use super::text::{cp_at, may_hold_tag};
 use super::{Allowlist, Beginning, SalvageError};
 use crate::profile::Profile;
@@ -57,7 +57,7 @@ pub fn scan(
 /// What a scan found, for a stream (`stream::kept`) as well as for batch salvage.
 pub struct Scanned {
     /// Every candidate, unordered, spans in the original text.
-    pub candidates: Vec<Candidate>,
+    pub candidates: Candidates,
     /// Where the earliest structure that more text could change begins, if one does.
     pub open: Option<usize>,
     /// The ranges not read: fences and reasoning.
@@ -102,7 +102,7 @@ pub fn scanned(
     let tags = may_hold_tag(content);
     let read_tokens = || match tags {
         true => tokens(&Masked::with_ranges(content, Vec::new()), tools, profile),
-        false => (Vec::new(), None),
+        false => (Candidates::new(), None),
     };
     let mut raw = Some(read_tokens());
     let mut opaque = disjoint(raw.as_ref().map_or(&[][..], |(t, _)| t));
@@ -212,7 +212,7 @@ struct Read<'t> {
 fn pass(
     content: &[u8],
     read: &Read<'_>,
-    raw: Found,
+    raw: Reading,
     opaque: &[Range<usize>],
 ) -> Result<Pass, SalvageError> {
     let Read {
@@ -245,7 +245,7 @@ fn pass(
         )?;
         first = earliest([first, first_start(&early)]);
         early_open_before = early_open;
-        let calls = tokens.iter().chain(&early).filter(|c| c.found.is_some());
+        let calls = tokens.iter().chain(early.iter()).filter(|c| c.is_call());
         read_as_text = merge(
             fenced
                 .iter()
@@ -298,7 +298,7 @@ fn pass(
     // stream keeps its text. An open position inside a candidate moves to the candidate's
     // end: an earliest position that merged several (`Payloads::open`) may hide a real
     // one after the candidate, never one inside it.
-    let outermost = Outermost::of(candidates.iter().chain(&tokens));
+    let outermost = Outermost::of(candidates.iter().chain(tokens.iter()));
     let data = |at: Option<usize>| at.map(|at| outermost.around(at).map_or(at, |s| s.end));
     let tokens_open = earliest([
         data(reached_in_tokens),
@@ -556,14 +556,14 @@ fn earliest<const N: usize>(positions: [Option<usize>; N]) -> Option<usize> {
 }
 
 /// Candidates, and the start of the earliest structure that reached the end undecided.
-type Found = (Vec<Candidate>, Option<usize>);
+type Reading = (Candidates, Option<usize>);
 
 /// The six dialects' candidates over `masked`, with spans in the original text.
 fn embedded(
     masked: &Masked<'_>,
     tools: &Allowlist,
     profile: Profile,
-) -> Result<Found, SalvageError> {
+) -> Result<Reading, SalvageError> {
     let payloads = Payloads::new(masked, tools, profile);
     let mut candidates = dialect::scan_embedded(&payloads)?;
     to_original(masked, &mut candidates);
@@ -572,7 +572,7 @@ fn embedded(
 }
 
 /// The token dialects' candidates over `masked`, spans as they were found.
-fn tokens(masked: &Masked<'_>, tools: &Allowlist, profile: Profile) -> Found {
+fn tokens(masked: &Masked<'_>, tools: &Allowlist, profile: Profile) -> Reading {
     let payloads = Payloads::new(masked, tools, profile);
     let candidates = dialect::scan_tokens(&payloads);
     (candidates, payloads.open())
@@ -584,7 +584,7 @@ fn tokens_in_original(
     hidden: Vec<Range<usize>>,
     tools: &Allowlist,
     profile: Profile,
-) -> Found {
+) -> Reading {
     let masked = Masked::with_ranges(content, hidden);
     let (mut candidates, reached) = tokens(&masked, tools, profile);
     to_original(&masked, &mut candidates);

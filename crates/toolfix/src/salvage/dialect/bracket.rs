@@ -6,7 +6,7 @@
 
 use super::super::SalvageError;
 use super::super::payload::Payloads;
-use super::super::span::Candidate;
+use super::super::span::Candidates;
 use super::super::text::match_folded;
 use super::Dialect;
 use super::closed_tag::{TagSyntax, scan_named_payloads};
@@ -26,6 +26,6 @@ const SYNTAX: TagSyntax = TagSyntax {
 };
 
 /// Adds a candidate for every bracketed block.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) -> Result<(), SalvageError> {
     scan_named_payloads(payloads, &SYNTAX, Dialect::Bracket, out)
 }

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use super::super::call::Args;
 use super::super::payload::{Payload, Payloads, arguments_member, read_back};
-use super::super::span::{Candidate, Found};
+use super::super::span::{Candidates, Found};
 use super::Dialect;
 use crate::py::Value;
 
@@ -25,7 +25,7 @@ pub fn scan(
     start: usize,
     bracket: usize,
     dialect: Dialect,
-    out: &mut Vec<Candidate>,
+    out: &mut Candidates,
 ) -> usize {
     match read(payloads, start, bracket, dialect) {
         Ok((mut candidates, end)) => {
@@ -33,11 +33,7 @@ pub fn scan(
             end
         }
         Err(reach) => {
-            out.push(Candidate {
-                span: start..reach,
-                dialect,
-                found: None,
-            });
+            out.push(start..reach, dialect, None);
             reach
         }
     }
@@ -51,7 +47,7 @@ pub fn read(
     start: usize,
     bracket: usize,
     dialect: Dialect,
-) -> Result<(Vec<Candidate>, usize), usize> {
+) -> Result<(Candidates, usize), usize> {
     let (items, end) = elements(payloads, bracket + 1).map_err(|reach| {
         if reach >= payloads.text().len() {
             // Cut short by the end of the text: a streamed reply may go on with the rest.
@@ -60,23 +56,16 @@ pub fn read(
         reach.max(bracket + 1)
     })?;
     if items.is_empty() {
-        let empty = Candidate {
-            span: start..end,
-            dialect,
-            found: None,
-        };
-        return Ok((vec![empty], end));
+        let mut empty = Candidates::new();
+        empty.push(start..end, dialect, None);
+        return Ok((empty, end));
     }
     let last = items.len() - 1;
-    let candidates = items
-        .into_iter()
-        .enumerate()
-        .map(|(k, (item, span))| Candidate {
-            span: if k == 0 { start } else { span.start }..if k == last { end } else { span.end },
-            dialect,
-            found: call_object(payloads, item).map(Box::new),
-        })
-        .collect();
+    let mut candidates = Candidates::new();
+    for (k, (item, span)) in items.into_iter().enumerate() {
+        let span = if k == 0 { start } else { span.start }..if k == last { end } else { span.end };
+        candidates.push(span, dialect, call_object(payloads, item));
+    }
     Ok((candidates, end))
 }
 

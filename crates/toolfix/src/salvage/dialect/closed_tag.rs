@@ -14,7 +14,7 @@ use memchr::memchr_iter;
 
 use super::super::SalvageError;
 use super::super::payload::Payloads;
-use super::super::span::Candidate;
+use super::super::span::Candidates;
 use super::super::text::skip_space;
 use super::Dialect;
 
@@ -94,17 +94,13 @@ pub fn scan_named_payloads(
     payloads: &Payloads<'_>,
     syntax: &TagSyntax,
     dialect: Dialect,
-    out: &mut Vec<Candidate>,
+    out: &mut Candidates,
 ) -> Result<(), SalvageError> {
     for m in find_all(payloads, syntax) {
         let found = payloads
             .loads_payload(m.json)?
             .and_then(|data| payloads.name_and_args(data));
-        out.push(Candidate {
-            span: m.span,
-            dialect,
-            found: found.map(Box::new),
-        });
+        out.push(m.span, dialect, found);
     }
     Ok(())
 }

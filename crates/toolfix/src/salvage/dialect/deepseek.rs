@@ -16,7 +16,7 @@
 //! reserved up to the next end token (or the end of the reply).
 
 use super::super::payload::{Payload, Payloads};
-use super::super::span::{Candidate, Found};
+use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::invoke::{self, Syntax};
@@ -57,7 +57,7 @@ const DSML: Syntax = Syntax {
 };
 
 /// Adds a candidate for every call block and every DSML invoke.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
     let text = payloads.text();
     let mut ends = Finder::new(text, END.as_bytes());
     let mut resume = 0;
@@ -74,11 +74,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
             ),
         };
         resume = end;
-        out.push(Candidate {
-            span: begin..end,
-            dialect: Dialect::DeepSeek,
-            found: found.map(Box::new),
-        });
+        out.push(begin..end, Dialect::DeepSeek, found);
     }
     invoke::scan(payloads, &DSML, out);
 }
@@ -142,8 +138,8 @@ mod tests {
 
     fn calls(text: &str) -> Vec<(std::ops::Range<usize>, Option<String>)> {
         super::super::candidates_of(&[scan], text, &["get_weather", "function"])
-            .into_iter()
-            .map(|c| (c.span, c.found.map(|f| format!("{} {:?}", f.name, f.args))))
+            .into_found()
+            .map(|(c, found)| (c.span, found.map(|f| format!("{} {:?}", f.name, f.args))))
             .collect()
     }
 

@@ -7,7 +7,7 @@
 
 use super::super::SalvageError;
 use super::super::payload::Payloads;
-use super::super::span::{Candidate, Found};
+use super::super::span::{Candidates, Found};
 use super::super::text::{match_folded, name_run_end};
 use super::Dialect;
 use super::closed_tag::{Opened, TagSyntax, find_all};
@@ -31,7 +31,7 @@ fn open_tag(text: &[u8], i: usize) -> Opened {
 }
 
 /// Adds a candidate for every `<function=…>` block.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) -> Result<(), SalvageError> {
     for m in find_all(payloads, &SYNTAX) {
         let Some(name_range) = m.name else {
             continue;
@@ -42,11 +42,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
         } else {
             None
         };
-        out.push(Candidate {
-            span: m.span,
-            dialect: Dialect::Function,
-            found: found.map(Box::new),
-        });
+        out.push(m.span, Dialect::Function, found);
     }
     Ok(())
 }

@@ -24,7 +24,7 @@ use std::ops::Range;
 use memchr::memmem;
 
 use super::super::payload::Payloads;
-use super::super::span::{Candidate, Found};
+use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::{Block, Blocks, any, at, find_near, token_may_follow};
@@ -52,7 +52,7 @@ const GEMMA_4: Tokens = Tokens {
 };
 
 /// Adds a candidate for every call block of either generation.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
     let text = payloads.text();
     for tokens in [&FUNCTION_GEMMA, &GEMMA_4] {
         for block in Blocks::new(text, tokens.open, tokens.close, any) {
@@ -61,11 +61,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
             } else {
                 (block.span, None)
             };
-            out.push(Candidate {
-                span,
-                dialect: Dialect::Gemma,
-                found: found.map(Box::new),
-            });
+            out.push(span, Dialect::Gemma, found);
         }
     }
 }

@@ -25,7 +25,7 @@
 
 use super::super::payload::Payloads;
 use super::super::schema::Written;
-use super::super::span::{Candidate, Found};
+use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::{after_space, at};
@@ -53,7 +53,7 @@ const VALUES: ValueSyntax = ValueSyntax {
 };
 
 /// Adds a candidate for every GLM `<tool_call>` block.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
     let text = payloads.text();
     let mut values = Values::new(text, &VALUES);
     let mut closes = Finder::new(text, CLOSE);
@@ -74,11 +74,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         let read = block(payloads, &mut values, name);
         let (end, found) = settle(read, &mut closes, CLOSE.len(), text.len());
         resume = end;
-        out.push(Candidate {
-            span: open..end,
-            dialect: Dialect::Glm,
-            found: found.map(Box::new),
-        });
+        out.push(open..end, Dialect::Glm, found);
     }
 }
 
@@ -139,8 +135,8 @@ mod tests {
 
     fn calls(text: &str) -> Vec<(std::ops::Range<usize>, Option<String>)> {
         super::super::candidates_of(&[scan], text, &["write_file", "get_weather"])
-            .into_iter()
-            .map(|c| (c.span, c.found.map(|f| format!("{} {:?}", f.name, f.args))))
+            .into_found()
+            .map(|(c, found)| (c.span, found.map(|f| format!("{} {:?}", f.name, f.args))))
             .collect()
     }
 

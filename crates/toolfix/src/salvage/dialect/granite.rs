@@ -12,7 +12,7 @@
 use memchr::memmem;
 
 use super::super::payload::Payloads;
-use super::super::span::Candidate;
+use super::super::span::Candidates;
 use super::super::text::skip_space;
 use super::{Dialect, call_array, phi4};
 
@@ -20,7 +20,7 @@ const MARKER: &[u8] = b"<|tool_call|>";
 
 /// Adds a candidate for every call of every `<|tool_call|>[…]`, and hands the
 /// `<|tool_call|>…<|/tool_call|>` blocks to `phi4`.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
     let text = payloads.text();
     let mut resume = 0;
     for start in memmem::find_iter(text, MARKER) {
@@ -41,7 +41,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
 
 /// The array at `bracket`: Granite's, or Phi-4-mini's when `<|/tool_call|>` follows it.
 /// Returns where scanning resumes.
-fn array(payloads: &Payloads<'_>, start: usize, bracket: usize, out: &mut Vec<Candidate>) -> usize {
+fn array(payloads: &Payloads<'_>, start: usize, bracket: usize, out: &mut Candidates) -> usize {
     let (mut read, end) = match call_array::read(payloads, start, bracket, Dialect::Granite) {
         Ok(read) => read,
         Err(reach) => return phi4::rejected(start..reach, Dialect::Granite, out),
@@ -54,7 +54,7 @@ fn array(payloads: &Payloads<'_>, start: usize, bracket: usize, out: &mut Vec<Ca
         out.append(&mut read);
         return end;
     };
-    for candidate in &mut read {
+    for candidate in read.iter_mut() {
         candidate.dialect = Dialect::Phi4;
     }
     if let Some(last) = read.last_mut() {

@@ -24,7 +24,7 @@ use std::ops::Range;
 use memchr::memmem::{self, FindIter};
 
 use super::super::payload::{Payload, Payloads};
-use super::super::span::{Candidate, Found};
+use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::at;
@@ -57,7 +57,7 @@ enum Recipient {
 }
 
 /// Adds a candidate for every message with a recipient.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
     let text = payloads.text();
     let mut ends = MessageEnds::new(text);
     let mut resume = 0;
@@ -88,11 +88,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
             },
             Recipient::Other => (message_end, None),
         };
-        out.push(Candidate {
-            span: start..end,
-            dialect: Dialect::Harmony,
-            found: found.map(Box::new),
-        });
+        out.push(start..end, Dialect::Harmony, found);
         resume = end;
     }
 }

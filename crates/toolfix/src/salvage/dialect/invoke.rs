@@ -18,7 +18,7 @@ use memchr::memmem;
 
 use super::super::payload::Payloads;
 use super::super::schema::Written;
-use super::super::span::{Candidate, Found};
+use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::at;
@@ -52,7 +52,7 @@ enum Rejected {
 
 /// Adds a candidate for every invoke of every section (or one rejected candidate for a
 /// malformed section).
-pub fn scan(payloads: &Payloads<'_>, syntax: &Syntax, out: &mut Vec<Candidate>) {
+pub fn scan(payloads: &Payloads<'_>, syntax: &Syntax, out: &mut Candidates) {
     let text = payloads.text();
     let mut values = Values::new(text, &syntax.values);
     let mut closes = Finder::new(text, syntax.section.1);
@@ -73,11 +73,7 @@ pub fn scan(payloads: &Payloads<'_>, syntax: &Syntax, out: &mut Vec<Candidate>) 
         };
         resume = end;
         if calls.is_empty() {
-            out.push(Candidate {
-                span: start..end,
-                dialect: syntax.dialect,
-                found: None,
-            });
+            out.push(start..end, syntax.dialect, None);
         } else {
             push_calls(calls, start..end, syntax.dialect, out);
         }
@@ -163,15 +159,11 @@ pub fn attribute<'t>(attributes: &'t [u8], key: &[u8]) -> Option<&'t [u8]> {
 
 /// The calls of a section as candidates: the first from the section's start, the last
 /// to its end.
-fn push_calls(calls: Vec<Call>, section: Range<usize>, dialect: Dialect, out: &mut Vec<Candidate>) {
+fn push_calls(calls: Vec<Call>, section: Range<usize>, dialect: Dialect, out: &mut Candidates) {
     let last = calls.len() - 1;
     for (k, (span, found)) in calls.into_iter().enumerate() {
         let start = if k == 0 { section.start } else { span.start };
         let end = if k == last { section.end } else { span.end };
-        out.push(Candidate {
-            span: start..end,
-            dialect,
-            found: found.map(Box::new),
-        });
+        out.push(start..end, dialect, found);
     }
 }

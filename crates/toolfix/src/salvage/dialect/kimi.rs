@@ -18,7 +18,7 @@
 use memchr::memmem;
 
 use super::super::payload::Payloads;
-use super::super::span::{Candidate, Found};
+use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::{Block, Blocks, any, at, token_may_follow, trimmed};
@@ -31,7 +31,7 @@ const END: &[u8] = b"<|tool_call_end|>";
 const ARGUMENTS: &[u8] = b"<|tool_call_argument_begin|>";
 
 /// Adds a candidate for every `<|tool_call_begin|>` block.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
     let text = payloads.text();
     for block in Blocks::new(text, BEGIN, END, any) {
         let (span, found) = if block.closed {
@@ -39,11 +39,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         } else {
             (block.span, None)
         };
-        out.push(Candidate {
-            span,
-            dialect: Dialect::Kimi,
-            found: found.map(Box::new),
-        });
+        out.push(span, Dialect::Kimi, found);
     }
 }
 

@@ -13,7 +13,7 @@
 //! string, and so does this one.
 
 use super::super::payload::Payloads;
-use super::super::span::Candidate;
+use super::super::span::Candidates;
 use super::Dialect;
 use super::invoke::{self, Syntax};
 use super::token::at;
@@ -41,6 +41,6 @@ const SYNTAX: Syntax = Syntax {
 };
 
 /// Adds a candidate for every invoke of every `<minimax:tool_call>` section.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
     invoke::scan(payloads, &SYNTAX, out);
 }

@@ -21,10 +21,8 @@
 //! Arguments that are not an object make no call (mistral-common rejects them), and the
 //! block stays reserved; arguments that do not read reserve what was written of them.
 
-use std::ops::Range;
-
 use super::super::payload::Payloads;
-use super::super::span::{Candidate, Found};
+use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::call_array;
@@ -38,7 +36,7 @@ const CALL_ID: &[u8] = b"[CALL_ID]";
 const MAX_NAME: usize = 256;
 
 /// Adds a candidate for every call after a `[TOOL_CALLS]`.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
     let text = payloads.text();
     let finder = memchr::memmem::Finder::new(TOOL_CALLS);
     let mut from = 0;
@@ -67,7 +65,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
 /// Whatever the end of the text leaves undecided (a name, a token, arguments cut short,
 /// or a call that more text could chain another to) is reported to `reaches_end`, so a
 /// streamed reply settles nothing from there on.
-fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Candidate>) -> usize {
+fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Candidates) -> usize {
     let text = payloads.text();
     let mut first = Some(start);
     loop {
@@ -77,13 +75,13 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Can
             Head::Cut => {
                 payloads.reaches_end(call_start);
                 if first.is_some() {
-                    out.push(rejected(call_start..text.len()));
+                    out.push(call_start..text.len(), Dialect::Mistral, None);
                 }
                 return text.len();
             }
             Head::Not => {
                 if first.is_some() {
-                    out.push(rejected(call_start..at));
+                    out.push(call_start..at, Dialect::Mistral, None);
                 }
                 return at;
             }
@@ -91,7 +89,7 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Can
         first = None;
         if text[args..].starts_with(TOOL_CALLS) {
             // `NAME[ARGS]` with nothing after it: the next call starts here.
-            out.push(rejected(call_start..args));
+            out.push(call_start..args, Dialect::Mistral, None);
             return args;
         }
         let (value, end) = match payloads.payload_or_reach(args) {
@@ -100,7 +98,7 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Can
                 if reach == text.len() {
                     payloads.reaches_end(call_start);
                 }
-                out.push(rejected(call_start..reach));
+                out.push(call_start..reach, Dialect::Mistral, None);
                 return reach;
             }
         };
@@ -108,11 +106,7 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Vec<Can
             name,
             args: value.into_args(),
         });
-        out.push(Candidate {
-            span: call_start..end,
-            dialect: Dialect::Mistral,
-            found: found.map(Box::new),
-        });
+        out.push(call_start..end, Dialect::Mistral, found);
         at = skip_space(text, end);
         if at == text.len() {
             // More text could chain the next `NAME[ARGS]{…}` here, which only the
@@ -194,16 +188,10 @@ fn at_token(text: &[u8], i: usize, token: &[u8]) -> Option<usize> {
     at(text, i, token).map(|end| skip_space(text, end))
 }
 
-fn rejected(span: Range<usize>) -> Candidate {
-    Candidate {
-        span,
-        dialect: Dialect::Mistral,
-        found: None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::ops::Range;
+
     use super::*;
 
     /// The calls `scan` accepts in `text`, as `(name, arguments JSON)`, and every span.

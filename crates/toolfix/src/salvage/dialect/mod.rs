@@ -39,7 +39,7 @@ use std::str::FromStr;
 
 use super::SalvageError;
 use super::payload::Payloads;
-use super::span::Candidate;
+use super::span::Candidates;
 use super::text::may_hold_tag;
 use crate::profile::Profile;
 
@@ -180,8 +180,8 @@ impl FromStr for Dialect {
 }
 
 /// Every embedded dialect's candidates over the masked text, unordered.
-pub(super) fn scan_embedded(payloads: &Payloads<'_>) -> Result<Vec<Candidate>, SalvageError> {
-    let mut candidates = Vec::new();
+pub(super) fn scan_embedded(payloads: &Payloads<'_>) -> Result<Candidates, SalvageError> {
+    let mut candidates = Candidates::new();
     // The four tag and bracket dialects find nothing in text without `<` or `[`.
     if may_hold_tag(payloads.text()) {
         tool_call::scan(payloads, &mut candidates)?;
@@ -232,8 +232,8 @@ pub(super) fn opens_at(text: &[u8], at: usize) -> bool {
 }
 
 /// Every token dialect's candidates over the text as written, unordered.
-pub(super) fn scan_tokens(payloads: &Payloads<'_>) -> Vec<Candidate> {
-    let mut candidates = Vec::new();
+pub(super) fn scan_tokens(payloads: &Payloads<'_>) -> Candidates {
+    let mut candidates = Candidates::new();
     // Every token dialect's opener holds `<` or `[`: without them there is nothing to find.
     if !may_hold_tag(payloads.text()) {
         return candidates;
@@ -278,14 +278,14 @@ fn strict_calls(text: &str, tools: &[&str]) -> Vec<(String, String)> {
 /// masked: what the scanners' unit tests inspect.
 #[cfg(test)]
 fn candidates_of(
-    scanners: &[fn(&Payloads<'_>, &mut Vec<Candidate>)],
+    scanners: &[fn(&Payloads<'_>, &mut Candidates)],
     text: &str,
     tools: &[&str],
-) -> Vec<Candidate> {
+) -> Candidates {
     let tools = super::Allowlist::new(tools.iter().copied());
     let masked = super::fence::Masked::with_ranges(text.as_bytes(), Vec::new());
     let payloads = Payloads::new(&masked, &tools, crate::Profile::Strict);
-    let mut out = Vec::new();
+    let mut out = Candidates::new();
     for scan in scanners {
         scan(&payloads, &mut out);
     }
@@ -295,12 +295,12 @@ fn candidates_of(
 /// The accepted calls of `candidates` as (name, arguments JSON), and every span.
 #[cfg(test)]
 fn accepted_and_spans(
-    candidates: Vec<Candidate>,
+    candidates: Candidates,
 ) -> (Vec<(String, String)>, Vec<std::ops::Range<usize>>) {
     let spans = candidates.iter().map(|c| c.span.clone()).collect();
     let calls = candidates
-        .into_iter()
-        .filter_map(|c| c.found)
+        .into_found()
+        .filter_map(|(_, found)| found)
         .map(|f| (f.name.to_string(), argument_string(f.args)))
         .collect();
     (calls, spans)
@@ -310,7 +310,7 @@ fn accepted_and_spans(
 /// `accepted_and_spans` gives it.
 #[cfg(test)]
 fn scanned_by(
-    scan: fn(&Payloads<'_>, &mut Vec<Candidate>),
+    scan: fn(&Payloads<'_>, &mut Candidates),
     text: &str,
 ) -> (Vec<(String, String)>, Vec<std::ops::Range<usize>>) {
     accepted_and_spans(candidates_of(&[scan], text, &["get_weather", "search"]))

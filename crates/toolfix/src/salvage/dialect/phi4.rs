@@ -17,14 +17,14 @@ use std::ops::Range;
 use memchr::memmem;
 
 use super::super::payload::Payloads;
-use super::super::span::Candidate;
+use super::super::span::Candidates;
 use super::{Dialect, call_array};
 
 const MARKER: &[u8] = b"functools[";
 const CLOSER: &[u8] = b"<|/tool_call|>";
 
 /// Adds a candidate for every call of every `functools[…]`.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
     let text = payloads.text();
     let mut resume = 0;
     for start in memmem::find_iter(text, MARKER) {
@@ -57,7 +57,7 @@ pub fn tagged_objects(
     payloads: &Payloads<'_>,
     start: usize,
     brace: usize,
-    out: &mut Vec<Candidate>,
+    out: &mut Candidates,
 ) -> usize {
     let text = payloads.text();
     let mut objects = Vec::new();
@@ -92,27 +92,21 @@ pub fn tagged_objects(
     };
     let last = objects.len() - 1;
     for (k, (value, span)) in objects.into_iter().enumerate() {
-        out.push(Candidate {
-            span: if k == 0 { start } else { span.start }..if k == last {
-                close_end
-            } else {
-                span.end
-            },
-            dialect: Dialect::Phi4,
-            found: call_array::call_object(payloads, value).map(Box::new),
-        });
+        let span =
+            if k == 0 { start } else { span.start }..if k == last { close_end } else { span.end };
+        out.push(
+            span,
+            Dialect::Phi4,
+            call_array::call_object(payloads, value),
+        );
     }
     close_end
 }
 
 /// Adds a rejected candidate for `span` and returns its end, where scanning resumes.
-pub fn rejected(span: Range<usize>, dialect: Dialect, out: &mut Vec<Candidate>) -> usize {
+pub fn rejected(span: Range<usize>, dialect: Dialect, out: &mut Candidates) -> usize {
     let end = span.end;
-    out.push(Candidate {
-        span,
-        dialect,
-        found: None,
-    });
+    out.push(span, dialect, None);
     end
 }
 
@@ -133,8 +127,8 @@ mod tests {
     fn read(text: &str) -> Vec<(Dialect, Option<String>, Range<usize>)> {
         let scanners = [super::super::granite::scan, scan];
         super::super::candidates_of(&scanners, text, &["get_weather", "search"])
-            .into_iter()
-            .map(|c| (c.dialect, c.found.map(|f| f.name.to_string()), c.span))
+            .into_found()
+            .map(|(c, found)| (c.dialect, found.map(|f| f.name.to_string()), c.span))
             .collect()
     }
 

@@ -16,12 +16,12 @@ use memchr::memchr_iter;
 
 use super::super::SalvageError;
 use super::super::payload::{ObjectAt, Payload, Payloads};
-use super::super::span::Candidate;
+use super::super::span::Candidates;
 use super::super::text::{match_folded, skip_space};
 use super::Dialect;
 
 /// Adds a candidate for every `<|python_tag|>`.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) -> Result<(), SalvageError> {
     let text = payloads.text();
     for start in memchr_iter(b'<', text) {
         // The `|` after the `<` is matched exactly: checking it first passes over the
@@ -34,15 +34,11 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
         };
         let mut at = match payloads.object_at(start, tag_end)? {
             ObjectAt::Object { value, end } => {
-                out.push(candidate(payloads, start..end, value));
+                push(payloads, start..end, value, out);
                 end
             }
             ObjectAt::NotObject { at } => {
-                out.push(Candidate {
-                    span: start..at,
-                    dialect: Dialect::PythonTag,
-                    found: None,
-                });
+                out.push(start..at, Dialect::PythonTag, None);
                 continue;
             }
         };
@@ -52,21 +48,22 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
             let ObjectAt::Object { value, end } = payloads.object_at(start, next)? else {
                 break;
             };
-            out.push(candidate(payloads, at..end, value));
+            push(payloads, at..end, value, out);
             at = end;
         }
     }
     Ok(())
 }
 
-fn candidate(payloads: &Payloads<'_>, span: Range<usize>, value: Option<Payload>) -> Candidate {
-    Candidate {
-        span,
-        dialect: Dialect::PythonTag,
-        found: value
-            .and_then(|data| payloads.name_and_args(data))
-            .map(Box::new),
-    }
+/// Adds the candidate of the payload `value` read at `span`.
+fn push(
+    payloads: &Payloads<'_>,
+    span: Range<usize>,
+    value: Option<Payload<'_>>,
+    out: &mut Candidates,
+) {
+    let found = value.and_then(|data| payloads.name_and_args(data));
+    out.push(span, Dialect::PythonTag, found);
 }
 
 /// Under `strict` and `portable`, where the next call of the chain whose tag is at `tag`

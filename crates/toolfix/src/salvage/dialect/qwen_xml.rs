@@ -27,7 +27,7 @@ use std::ops::Range;
 
 use super::super::payload::Payloads;
 use super::super::schema::Written;
-use super::super::span::{Candidate, Found};
+use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::{after_space, at};
@@ -54,7 +54,7 @@ const VALUES: ValueSyntax = ValueSyntax {
 };
 
 /// Adds a candidate for every `<function=NAME>` block with XML parameters.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
     let text = payloads.text();
     let mut values = Values::new(text, &VALUES);
     let mut closes = Finder::new(text, CLOSE);
@@ -71,11 +71,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
         let (end, found) = settle(read, &mut closes, CLOSE.len(), text.len());
         let span = wrapped(text, open..end);
         resume = span.end;
-        out.push(Candidate {
-            span,
-            dialect: Dialect::QwenXml,
-            found: found.map(Box::new),
-        });
+        out.push(span, Dialect::QwenXml, found);
     }
 }
 
@@ -149,8 +145,8 @@ mod tests {
 
     fn calls(text: &str) -> Vec<(Range<usize>, Option<String>)> {
         super::super::candidates_of(&[scan], text, &["write_file", "get_weather"])
-            .into_iter()
-            .map(|c| (c.span, c.found.map(|f| format!("{} {:?}", f.name, f.args))))
+            .into_found()
+            .map(|(c, found)| (c.span, found.map(|f| format!("{} {:?}", f.name, f.args))))
             .collect()
     }
 

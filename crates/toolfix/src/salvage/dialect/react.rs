@@ -10,7 +10,7 @@ use memchr::memchr_iter;
 
 use super::super::SalvageError;
 use super::super::payload::{ObjectAt, Payloads};
-use super::super::span::{Candidate, Found};
+use super::super::span::{Candidates, Found};
 use super::super::text::{
     cp_at, is_name_char, match_folded, skip_space, skip_space_back, word_boundary_before,
 };
@@ -18,7 +18,7 @@ use super::Dialect;
 use crate::py::{PyStr, unicode};
 
 /// Adds a candidate for every ReAct step whose input is a JSON object.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), SalvageError> {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) -> Result<(), SalvageError> {
     let text = payloads.text();
     let mut resume = 0;
     for start in action_starts(text) {
@@ -41,11 +41,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) -> Result<(), Sal
                 }),
                 _ => None,
             };
-            out.push(Candidate {
-                span: start..end,
-                dialect: Dialect::React,
-                found: found.map(Box::new),
-            });
+            out.push(start..end, Dialect::React, found);
         }
     }
     Ok(())

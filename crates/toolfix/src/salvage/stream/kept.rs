@@ -23,7 +23,7 @@
 use super::super::call::Call;
 use super::super::dialect::{pythonic, whole_json};
 use super::super::scan::{self, Scanned};
-use super::super::span::Candidate;
+use super::super::span::{Candidate, Candidates, Found};
 use super::super::text::{cp_at, skip_space};
 use super::super::{Beginning, Request, SalvageError, probe, reasoning};
 use super::{Event, show, tail};
@@ -152,7 +152,7 @@ impl Kept {
         let scanned = match salvages {
             true => scan::scanned(&self.text, self.beginning, request.tools, request.profile),
             false => Ok(Scanned {
-                candidates: Vec::new(),
+                candidates: Candidates::new(),
                 open: None,
                 hidden: Vec::new(),
                 think_marker: Some(0),
@@ -177,7 +177,8 @@ impl Kept {
         )
         .max(self.shown);
         for candidate in &scanned.candidates[..settled.count] {
-            self.give(candidate, request, on);
+            let found = scanned.candidates.found(candidate);
+            self.give(candidate, found, request, on);
         }
         let limit = limit.max(self.shown);
         show(false, &self.text[self.shown..limit], on);
@@ -201,6 +202,7 @@ impl Kept {
     fn give(
         &mut self,
         candidate: &Candidate,
+        found: Option<&Found>,
         request: &Request<'_>,
         on: &mut impl FnMut(Event<'_>),
     ) {
@@ -208,7 +210,7 @@ impl Kept {
             return;
         }
         let span = candidate.span.clone();
-        let Some(found) = &candidate.found else {
+        let Some(found) = found else {
             // A rejected candidate is no call, but it reserves its span as in batch
             // salvage (`span::select`): nothing quoted inside it may be given.
             show(false, &self.text[self.shown..span.end], on);

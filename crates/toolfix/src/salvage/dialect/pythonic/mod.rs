@@ -32,7 +32,7 @@ use std::ops::Range;
 
 use super::super::call::{Args, Call};
 use super::super::payload::Payloads;
-use super::super::span::{Candidate, Found};
+use super::super::span::{Candidates, Found};
 use super::super::{Allowlist, Beginning, SalvageError};
 use super::Dialect;
 use super::call_array;
@@ -163,7 +163,7 @@ pub fn may_become_whole(text: &[u8]) -> bool {
 }
 
 /// Adds a candidate for every call of every wrapped body.
-pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
+pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
     let text = payloads.text();
     for (open, close, body) in WRAPPERS {
         let accept = match body {
@@ -174,7 +174,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
             if !block.closed {
                 // Its closer may still come in a streamed reply.
                 payloads.reaches_end(block.span.start);
-                out.push(rejected(block.span));
+                out.push(block.span, Dialect::Pythonic, None);
                 continue;
             }
             let inner = trimmed(text, block.body.clone());
@@ -189,7 +189,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Vec<Candidate>) {
                 _ if body == Body::ListOrJson && text.get(inner.start) == Some(&b'[') => {
                     push_json(payloads, inner, block.span, out);
                 }
-                _ => out.push(rejected(block.span)),
+                _ => out.push(block.span, Dialect::Pythonic, None),
             }
         }
     }
@@ -234,20 +234,17 @@ fn push_calls(
     payloads: &Payloads<'_>,
     calls: Vec<Spanned>,
     span: Range<usize>,
-    out: &mut Vec<Candidate>,
+    out: &mut Candidates,
 ) {
     let last = calls.len() - 1;
     for (k, ((name, args), call)) in calls.into_iter().enumerate() {
         let from = if k == 0 { span.start } else { call.start };
         let to = if k == last { span.end } else { call.end };
-        out.push(Candidate {
-            span: from..to,
-            dialect: Dialect::Pythonic,
-            found: payloads
-                .allows(&name)
-                .then_some(Found { name, args })
-                .map(Box::new),
-        });
+        out.push(
+            from..to,
+            Dialect::Pythonic,
+            payloads.allows(&name).then_some(Found { name, args }),
+        );
     }
 }
 
@@ -257,7 +254,7 @@ fn push_json(
     payloads: &Payloads<'_>,
     inner: Range<usize>,
     span: Range<usize>,
-    out: &mut Vec<Candidate>,
+    out: &mut Candidates,
 ) {
     match call_array::read(payloads, span.start, inner.start, Dialect::Pythonic) {
         Ok((mut read, end)) if end == inner.end => {
@@ -266,15 +263,7 @@ fn push_json(
             }
             out.append(&mut read);
         }
-        _ => out.push(rejected(span)),
-    }
-}
-
-fn rejected(span: Range<usize>) -> Candidate {
-    Candidate {
-        span,
-        dialect: Dialect::Pythonic,
-        found: None,
+        _ => out.push(span, Dialect::Pythonic, None),
     }
 }
 
