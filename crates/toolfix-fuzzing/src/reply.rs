@@ -9,6 +9,7 @@
 use std::ops::Range;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
+use toolfix::Profile;
 
 use super::call::{CallSpec, QUOTABLE_TOKENS};
 use super::choice::{Gen, Mode};
@@ -139,6 +140,17 @@ pub struct Rendered {
     /// exactly: replies with no native block, no reasoning and no whole-content form only
     /// `strict` reads, where they are `intended`.
     pub praisonai: Option<Vec<Intended>>,
+}
+
+impl Rendered {
+    /// The calls the reply means under `profile`, when the grammar knows them: `praisonai`
+    /// reads only the six dialects, the others every one.
+    pub fn intended_under(&self, profile: Profile) -> Option<&[Intended]> {
+        match profile {
+            Profile::PraisonAi => self.praisonai.as_deref(),
+            _ => Some(&self.intended),
+        }
+    }
 }
 
 /// Where segments are being written.

@@ -48,10 +48,7 @@ fn grammar_as(data: &[u8], (profile, adapter): (Profile, Adapter)) {
         profile,
         adapter,
     );
-    let intended = match profile {
-        Profile::PraisonAi => rendered.praisonai.as_ref(),
-        _ => Some(&rendered.intended),
-    };
+    let intended = rendered.intended_under(profile);
     if let (Mode::Clean, Some(calls), Some(intended)) = (mode, calls, intended) {
         if let Err(violation) = recovers_intended(intended, &calls) {
             panic!(

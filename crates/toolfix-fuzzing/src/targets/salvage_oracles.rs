@@ -36,14 +36,8 @@ fn structured(data: &[u8], budget: Budget) {
     if mode != Mode::Clean {
         return;
     }
-    let [praisonai, strict] = &outcomes;
-    let expected = [rendered.praisonai.as_ref(), Some(&rendered.intended)];
-    for ((calls, intended), profile) in [praisonai, strict]
-        .into_iter()
-        .zip(expected)
-        .zip(crate::PROFILES)
-    {
-        let (Some(calls), Some(intended)) = (calls, intended) else {
+    for (calls, profile) in outcomes.iter().zip(crate::PROFILES) {
+        let (Some(calls), Some(intended)) = (calls, rendered.intended_under(profile)) else {
             continue;
         };
         if let Err(violation) = recovers_intended(intended, calls) {
