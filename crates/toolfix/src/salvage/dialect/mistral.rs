@@ -26,7 +26,7 @@ use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::call_array;
-use super::token::at;
+use super::token::{Markers, at};
 use crate::py::PyStr;
 
 const TOOL_CALLS: &[u8] = b"[TOOL_CALLS]";
@@ -38,13 +38,9 @@ const MAX_NAME: usize = 256;
 /// Adds a candidate for every call after a `[TOOL_CALLS]`.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
     let text = payloads.text();
-    let finder = memchr::memmem::Finder::new(TOOL_CALLS);
+    let markers = Markers::new(text, TOOL_CALLS);
     let mut from = 0;
-    // Searched from where the last calls end, not iterated past them: the search's
-    // prefilter stops at every `[` … `]`, so a chain of calls would cost a false start
-    // each.
-    while let Some(found) = finder.find(&text[from..]) {
-        let start = from + found;
+    while let Some(start) = markers.next(from) {
         let body = skip_space(text, start + TOOL_CALLS.len());
         if body == text.len() {
             // A streamed reply may go on with either form.

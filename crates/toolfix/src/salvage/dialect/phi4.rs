@@ -14,10 +14,9 @@
 
 use std::ops::Range;
 
-use memchr::memmem;
-
 use super::super::payload::Payloads;
 use super::super::span::Candidates;
+use super::token::Markers;
 use super::{Dialect, call_array};
 
 const MARKER: &[u8] = b"functools[";
@@ -25,14 +24,11 @@ const CLOSER: &[u8] = b"<|/tool_call|>";
 
 /// Adds a candidate for every call of every `functools[…]`.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
-    let text = payloads.text();
-    let mut resume = 0;
-    for start in memmem::find_iter(text, MARKER) {
-        if start < resume {
-            continue;
-        }
+    let markers = Markers::new(payloads.text(), MARKER);
+    let mut from = 0;
+    while let Some(start) = markers.next(from) {
         let bracket = start + MARKER.len() - 1;
-        resume = call_array::scan(payloads, start, bracket, Dialect::Phi4, out);
+        from = call_array::scan(payloads, start, bracket, Dialect::Phi4, out).max(start + 1);
     }
 }
 

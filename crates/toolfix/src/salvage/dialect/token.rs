@@ -17,6 +17,39 @@ pub fn at(text: &[u8], i: usize, token: &[u8]) -> Option<usize> {
     text.get(i..)?.starts_with(token).then_some(i + token.len())
 }
 
+/// The occurrences of a marker that a scanner reads from, each searched for from where
+/// reading the last one ended (`next(from)`).
+///
+/// A flood of markers written one after another (`functools[functools[…`, a chain of
+/// calls) is looked at where reading ended before a search is set up, which costs a
+/// few hundred instructions each time; and a search never walks through text already
+/// read, where a prefilter may stop at every call (`[` … `]` for `[TOOL_CALLS]`).
+pub struct Markers<'t> {
+    text: &'t [u8],
+    marker: &'static [u8],
+    finder: memmem::Finder<'static>,
+}
+
+impl<'t> Markers<'t> {
+    /// The occurrences of `marker` in `text`.
+    pub fn new(text: &'t [u8], marker: &'static [u8]) -> Markers<'t> {
+        Markers {
+            text,
+            marker,
+            finder: memmem::Finder::new(marker),
+        }
+    }
+
+    /// The first occurrence at or after `from`.
+    pub fn next(&self, from: usize) -> Option<usize> {
+        let rest = self.text.get(from..)?;
+        match rest.starts_with(self.marker) {
+            true => Some(from),
+            false => self.finder.find(rest).map(|i| from + i),
+        }
+    }
+}
+
 /// The first `token` in `text`, found by its first byte: for a token that is usually
 /// near (the end of a short string), cheaper than setting up a `memmem` search each
 /// time, and still linear, since a token is a few bytes long.
