@@ -24,7 +24,7 @@ use std::ops::Range;
 use memchr::memmem;
 
 use super::Beginning;
-use super::text::{may_hold_tag, skip_space};
+use super::text::{MarkerBytes, skip_space};
 use crate::py::unicode::strip;
 
 /// Reasoning blocks: an opener, and the closer that ends the block.
@@ -87,23 +87,30 @@ pub fn reasoning(text: &[u8], fenced: &[Range<usize>], beginning: Beginning) -> 
     };
     let mut ranges = Vec::new();
     let mut open_at_end = false;
-    // Every reasoning marker holds `<` or `[`.
-    if !may_hold_tag(text) {
+    // Every reasoning marker holds `<` or `[`: one the text lacks is not searched for.
+    let held = MarkerBytes::of(text);
+    if !held.angle && !held.bracket {
         return Reasoning {
             ranges,
             open_at_end,
         };
     }
-    let first_open = memmem::find_iter(text, BLOCKS[0].0).find(|&at| outside(at));
+    let first_open = match held.angle {
+        true => memmem::find_iter(text, BLOCKS[0].0).find(|&at| outside(at)),
+        false => None,
+    };
     // An unopened `</think>` comes before the first `<think>`, so only the text before
     // it is searched (the two cannot overlap: only their first bytes are a `<`).
     let before_open = &text[..first_open.unwrap_or(text.len())];
-    let unopened = memmem::find_iter(before_open, THINK_CLOSE).find(|&at| outside(at));
+    let unopened = match held.angle {
+        true => memmem::find_iter(before_open, THINK_CLOSE).find(|&at| outside(at)),
+        false => None,
+    };
     if let Some(close) = unopened.filter(|_| beginning.unopened_think) {
         ranges.push(0..close + THINK_CLOSE.len());
     }
     let after_prefix = ranges.last().map_or(0, |r| r.end);
-    for (opener, closer) in BLOCKS {
+    for (opener, closer) in BLOCKS.into_iter().filter(|(o, _)| held.may_hold(o)) {
         let mut at = after_prefix;
         while let Some(open) = find_from(text, opener, at, &outside) {
             let close = find_from(text, closer, open + opener.len(), &outside);
@@ -117,7 +124,7 @@ pub fn reasoning(text: &[u8], fenced: &[Range<usize>], beginning: Beginning) -> 
     // found: a token kind that never comes must not be searched for again from every
     // analysis message, nor at all in a reply that has none.
     let mut ends = None;
-    let mut at = 0;
+    let mut at = if held.angle { 0 } else { text.len() };
     while let Some(open) = find_from(text, ANALYSIS, at, &outside) {
         let body = open + ANALYSIS.len();
         let ends = ends.get_or_insert_with(|| {
@@ -151,9 +158,8 @@ pub fn reasoning(text: &[u8], fenced: &[Range<usize>], beginning: Beginning) -> 
 /// reply began with reasoning. Until one comes, a later unopened `</think>` would make
 /// everything before it reasoning.
 pub fn first_think_marker(text: &[u8], fenced: &[Range<usize>]) -> Option<usize> {
-    if !may_hold_tag(text) {
-        return None;
-    }
+    // Both markers hold `<`.
+    memchr::memchr(b'<', text)?;
     let outside = |at: &usize| {
         let next = fenced.partition_point(|f| f.end <= *at);
         fenced.get(next).is_none_or(|f| *at < f.start)
@@ -259,14 +265,33 @@ mod tests {
             .collect()
     }
 
-    /// `reasoning_ranges` and `first_think_marker` return at once on text without `<` or
-    /// `[`: every marker they look for holds one.
+    /// `reasoning` and `first_think_marker` return at once on text without `<` or `[`:
+    /// every marker they look for holds one; a block's closer holds its opener's, and
+    /// the think markers and Harmony's tokens hold `<`, which is all they are skipped by.
     #[test]
     fn every_marker_holds_a_tag_byte() {
-        let markers = BLOCKS.iter().flat_map(|&(open, close)| [open, close]);
-        for marker in markers.chain([THINK_CLOSE, ANALYSIS]).chain(HARMONY_ENDS) {
-            assert!(may_hold_tag(marker), "{}", String::from_utf8_lossy(marker));
+        let none = MarkerBytes {
+            angle: false,
+            bracket: false,
+        };
+        for (open, close) in BLOCKS {
+            assert!(!none.may_hold(open), "{}", String::from_utf8_lossy(open));
+            for held in [b'<', b'['] {
+                assert_eq!(open.contains(&held), close.contains(&held));
+            }
         }
+        for marker in [BLOCKS[0].0, THINK_CLOSE, ANALYSIS]
+            .into_iter()
+            .chain(HARMONY_ENDS)
+        {
+            assert!(
+                marker.contains(&b'<'),
+                "{}",
+                String::from_utf8_lossy(marker)
+            );
+        }
+        let bracketed = reasoning(b"[THINK]x[/THINK] y", &[], Beginning::REPLY);
+        assert_eq!(bracketed.ranges, vec![Range { start: 0, end: 16 }]);
         assert!(shown("think: no tags here, action", &[]).is_empty());
         assert_eq!(first_think_marker(b"think /think", &[]), None);
     }

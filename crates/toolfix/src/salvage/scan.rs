@@ -667,15 +667,27 @@ mod tests {
     }
 
     /// The scan skips every dialect but ReAct, and reasoning, in text without `<` or `[`
-    /// (`text::may_hold_tag`): each of their markers holds one of those bytes, save
-    /// Harmony's recipient, which its dialect reads only before a `<|message|>`. A ReAct
-    /// step in such prose is still found, and so is every dialect once a `<` comes.
+    /// (`text::may_hold_tag`), and the token dialects whose byte the text lacks
+    /// (`text::MarkerBytes`): Mistral's and Phi-4's openers hold `[`, every other one `<`,
+    /// save Harmony's recipient, which its dialect reads only before a `<|message|>`. A
+    /// ReAct step in such prose is still found, and so is every dialect once a `<` comes.
     #[test]
     fn tag_free_text_skips_only_what_cannot_match() {
         for opener in super::dialect::TOKEN_OPENERS {
-            let tag = super::super::text::may_hold_tag(opener.as_bytes());
-            assert!(tag || opener == "to=", "{opener}");
+            let bracketed = matches!(opener, "[TOOL_CALLS]" | "functools[");
+            let held = match bracketed {
+                true => b'[',
+                false => b'<',
+            };
+            assert!(
+                opener.as_bytes().contains(&held) || opener == "to=",
+                "{opener}"
+            );
         }
+        let mistral = "[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}";
+        assert_eq!(names(mistral), ["get_weather"]);
+        let tagged = "<tool_call>{\"name\": \"get_weather\", \"arguments\": {}}</tool_call>";
+        assert_eq!(names(tagged), ["get_weather"]);
         let step = "The action: Action: get_weather\nAction Input: {\"city\": \"Paris\"}";
         assert_eq!(names(step), ["get_weather"]);
         assert!(names("to=functions.get_weather {\"city\": \"Paris\"}").is_empty());

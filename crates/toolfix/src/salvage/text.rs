@@ -22,6 +22,34 @@ pub fn may_hold_tag(text: &[u8]) -> bool {
     memchr::memchr2(b'<', b'[', text).is_some()
 }
 
+/// Which of `<` and `[` a text holds. A marker holding one the text lacks cannot occur
+/// in it (case folding never makes either byte), so a scanner or a reasoning marker that
+/// needs it is not searched for: a reply of Mistral or Phi-4 calls, which has no `<`,
+/// otherwise pays a search of the whole reply per tag dialect.
+#[derive(Clone, Copy, Debug)]
+pub struct MarkerBytes {
+    /// Whether the text holds a `<`.
+    pub angle: bool,
+    /// Whether the text holds a `[`.
+    pub bracket: bool,
+}
+
+impl MarkerBytes {
+    /// The marker bytes `text` holds.
+    pub fn of(text: &[u8]) -> MarkerBytes {
+        MarkerBytes {
+            angle: memchr::memchr(b'<', text).is_some(),
+            bracket: memchr::memchr(b'[', text).is_some(),
+        }
+    }
+
+    /// Whether `marker` may occur in the text: it holds each of `<` and `[` that
+    /// `marker` holds.
+    pub fn may_hold(self, marker: &[u8]) -> bool {
+        (self.angle || !marker.contains(&b'<')) && (self.bracket || !marker.contains(&b'['))
+    }
+}
+
 /// The code point at `i` and its length in bytes, or `None` at the end.
 #[inline]
 pub fn cp_at(text: &[u8], i: usize) -> Option<(u32, usize)> {

@@ -40,7 +40,7 @@ use std::str::FromStr;
 use super::SalvageError;
 use super::payload::Payloads;
 use super::span::Candidates;
-use super::text::may_hold_tag;
+use super::text::MarkerBytes;
 use crate::profile::Profile;
 
 /// How a call was written.
@@ -182,10 +182,16 @@ impl FromStr for Dialect {
 /// Every embedded dialect's candidates over the masked text, unordered.
 pub(super) fn scan_embedded(payloads: &Payloads<'_>) -> Result<Candidates, SalvageError> {
     let mut candidates = Candidates::new();
-    // The four tag and bracket dialects find nothing in text without `<` or `[`.
-    if may_hold_tag(payloads.text()) {
+    // The three tag dialects find nothing in text without `<`, the bracket one nothing
+    // without `[`.
+    let held = MarkerBytes::of(payloads.text());
+    if held.angle {
         tool_call::scan(payloads, &mut candidates)?;
+    }
+    if held.bracket {
         bracket::scan(payloads, &mut candidates)?;
+    }
+    if held.angle {
         python_tag::scan(payloads, &mut candidates)?;
         function::scan(payloads, &mut candidates)?;
     }
@@ -234,21 +240,29 @@ pub(super) fn opens_at(text: &[u8], at: usize) -> bool {
 /// Every token dialect's candidates over the text as written, unordered.
 pub(super) fn scan_tokens(payloads: &Payloads<'_>) -> Candidates {
     let mut candidates = Candidates::new();
-    // Every token dialect's opener holds `<` or `[`: without them there is nothing to find.
-    if !may_hold_tag(payloads.text()) {
-        return candidates;
+    // Mistral's and Phi-4's openers hold `[`, every other token dialect's `<`: a
+    // scanner whose byte the text lacks has nothing to find. The order is kept: two
+    // dialects may read a block from the same opener (`<tool_call>`).
+    let held = MarkerBytes::of(payloads.text());
+    if held.bracket {
+        mistral::scan(payloads, &mut candidates);
     }
-    mistral::scan(payloads, &mut candidates);
-    qwen_xml::scan(payloads, &mut candidates);
-    deepseek::scan(payloads, &mut candidates);
-    glm::scan(payloads, &mut candidates);
-    kimi::scan(payloads, &mut candidates);
-    harmony::scan(payloads, &mut candidates);
-    gemma::scan(payloads, &mut candidates);
-    minimax::scan(payloads, &mut candidates);
-    granite::scan(payloads, &mut candidates);
-    phi4::scan(payloads, &mut candidates);
-    pythonic::scan(payloads, &mut candidates);
+    if held.angle {
+        qwen_xml::scan(payloads, &mut candidates);
+        deepseek::scan(payloads, &mut candidates);
+        glm::scan(payloads, &mut candidates);
+        kimi::scan(payloads, &mut candidates);
+        harmony::scan(payloads, &mut candidates);
+        gemma::scan(payloads, &mut candidates);
+        minimax::scan(payloads, &mut candidates);
+        granite::scan(payloads, &mut candidates);
+    }
+    if held.bracket {
+        phi4::scan(payloads, &mut candidates);
+    }
+    if held.angle {
+        pythonic::scan(payloads, &mut candidates);
+    }
     candidates
 }
 
