@@ -237,8 +237,8 @@ fn salvage_text(
     }
     let selected = scan::scan(content, beginning, request.tools, request.profile)?;
     // Pushed into a vector sized once (collecting `Result`s cannot size it).
-    let mut calls = Vec::with_capacity(selected.len());
-    for (position, (span, dialect, found)) in selected.into_iter().enumerate() {
+    let mut calls = Vec::with_capacity(selected.size_hint().1.unwrap_or(0));
+    for (position, (span, dialect, found)) in selected.enumerate() {
         calls.push(Call::build(
             Value::Str(found.name),
             found.args,

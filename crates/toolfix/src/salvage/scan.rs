@@ -39,16 +39,13 @@ use super::{Allowlist, Beginning, SalvageError};
 use crate::profile::Profile;
 use crate::py::unicode::is_space;
 
-/// A selected call: its span in the original text, its dialect, what was found.
-pub type Selected = (Range<usize>, Dialect, span::Found);
-
 /// The calls of `content`, in text order, under `profile`.
 pub fn scan(
     content: &[u8],
     beginning: Beginning,
     tools: &Allowlist,
     profile: Profile,
-) -> Result<Vec<Selected>, SalvageError> {
+) -> Result<span::Selection, SalvageError> {
     Ok(span::select(
         scanned(content, beginning, tools, profile)?.candidates,
     ))

@@ -30,14 +30,23 @@ impl Found {
 pub struct Candidate {
     pub span: Range<usize>,
     pub dialect: Dialect,
-    /// Where what it found is in its `Candidates::found`.
-    found: Option<usize>,
+    /// Where what it found is in its `Candidates::found`, or [`REJECTED`]. Not an
+    /// `Option`, which would make a candidate 40 bytes instead of 32.
+    found: usize,
 }
+
+/// The `found` of a rejected candidate.
+const REJECTED: usize = usize::MAX;
 
 impl Candidate {
     /// Whether it was accepted: a call.
     pub fn is_call(&self) -> bool {
-        self.found.is_some()
+        self.found != REJECTED
+    }
+
+    /// Where what it found is, when it was accepted.
+    fn found_at(&self) -> Option<usize> {
+        self.is_call().then_some(self.found)
     }
 }
 
@@ -61,10 +70,13 @@ impl Candidates {
 
     /// Adds the candidate at `span`: a call when something was `found`.
     pub fn push(&mut self, span: Range<usize>, dialect: Dialect, found: Option<Found>) {
-        let found = found.map(|found| {
-            self.found.push(Some(found));
-            self.found.len() - 1
-        });
+        let found = match found {
+            Some(found) => {
+                self.found.push(Some(found));
+                self.found.len() - 1
+            }
+            None => REJECTED,
+        };
         self.list.push(Candidate {
             span,
             dialect,
@@ -77,7 +89,7 @@ impl Candidates {
         let base = self.found.len();
         self.found.append(&mut other.found);
         self.list.extend(other.list.drain(..).map(|c| Candidate {
-            found: c.found.map(|at| base + at),
+            found: c.found_at().map_or(REJECTED, |at| base + at),
             ..c
         }));
     }
@@ -89,14 +101,14 @@ impl Candidates {
 
     /// What `candidate`, one of these, found.
     pub fn found(&self, candidate: &Candidate) -> Option<&Found> {
-        candidate.found.and_then(|at| self.found[at].as_ref())
+        candidate.found_at().and_then(|at| self.found[at].as_ref())
     }
 
     /// Every candidate with what it found, in their order.
     pub fn into_found(self) -> impl Iterator<Item = (Candidate, Option<Found>)> {
         let mut found = self.found;
         self.list.into_iter().map(move |c| {
-            let taken = c.found.and_then(|at| found[at].take());
+            let taken = c.found_at().and_then(|at| found[at].take());
             (c, taken)
         })
     }
@@ -131,22 +143,50 @@ impl std::ops::DerefMut for Candidates {
 /// This is the loop at the end of `_recover_json_tool_calls`: a stable sort by start
 /// (starts cannot tie across dialects, their first characters differ), then a running
 /// `consumed` offset.
-pub fn select(mut candidates: Candidates) -> Vec<(Range<usize>, Dialect, Found)> {
+///
+/// They are given out one at a time, not collected: a flood of calls would otherwise hold
+/// a third copy of every call at once, megabytes that a fresh allocation pays for in page
+/// faults on every reply.
+pub fn select(mut candidates: Candidates) -> Selection {
     candidates.sort_by_key(|c| c.span.start);
-    let mut consumed = 0;
-    // Sized once: a flood of calls otherwise copies the vector as it doubles, a
-    // megabyte at a time.
-    let mut kept = Vec::with_capacity(candidates.found.len());
-    for (candidate, found) in candidates.into_found() {
-        if candidate.span.start < consumed {
-            continue;
-        }
-        consumed = candidate.span.end;
-        if let Some(found) = found {
-            kept.push((candidate.span, candidate.dialect, found));
-        }
+    Selection {
+        left: candidates.found.len(),
+        candidates: candidates.list.into_iter(),
+        found: candidates.found,
+        consumed: 0,
     }
-    kept
+}
+
+/// The accepted candidates `select` keeps, in text order, with what each found.
+pub struct Selection {
+    candidates: std::vec::IntoIter<Candidate>,
+    found: Vec<Option<Found>>,
+    /// Where the last kept candidate ends.
+    consumed: usize,
+    /// How many found entries are not given out yet: at most that many calls follow.
+    left: usize,
+}
+
+impl Iterator for Selection {
+    type Item = (Range<usize>, Dialect, Found);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        for candidate in self.candidates.by_ref() {
+            if candidate.span.start < self.consumed {
+                continue;
+            }
+            self.consumed = candidate.span.end;
+            if let Some(found) = candidate.found_at().and_then(|at| self.found[at].take()) {
+                self.left -= 1;
+                return Some((candidate.span, candidate.dialect, found));
+            }
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.left))
+    }
 }
 
 #[cfg(test)]
@@ -164,11 +204,12 @@ mod tests {
 
     #[test]
     fn rejected_spans_shadow_what_they_contain() {
-        let kept = select(cands(&[
+        let kept: Vec<_> = select(cands(&[
             (30..40, Some("late")),
             (0..20, None),
             (5..10, Some("inner")),
-        ]));
+        ]))
+        .collect();
         let names: Vec<_> = kept.iter().map(|(_, _, f)| f.name.to_string()).collect();
         assert_eq!(names, ["late"]);
     }
@@ -176,6 +217,7 @@ mod tests {
     #[test]
     fn a_candidate_may_start_where_the_previous_one_ends() {
         let kept = select(cands(&[(0..10, Some("a")), (10..12, Some("b"))]));
-        assert_eq!(kept.len(), 2);
+        assert_eq!(kept.size_hint(), (0, Some(2)));
+        assert_eq!(kept.count(), 2);
     }
 }
