@@ -99,16 +99,17 @@ impl Candidates {
         self.list.retain(keep);
     }
 
-    /// What `candidate`, one of these, found.
+    /// What `candidate`, one of these, found (`None` for a candidate of another set).
     pub fn found(&self, candidate: &Candidate) -> Option<&Found> {
-        candidate.found_at().and_then(|at| self.found[at].as_ref())
+        let at = candidate.found_at()?;
+        self.found.get(at)?.as_ref()
     }
 
     /// Every candidate with what it found, in their order.
     pub fn into_found(self) -> impl Iterator<Item = (Candidate, Option<Found>)> {
         let mut found = self.found;
         self.list.into_iter().map(move |c| {
-            let taken = c.found_at().and_then(|at| found[at].take());
+            let taken = c.found_at().and_then(|at| found.get_mut(at)?.take());
             (c, taken)
         })
     }
@@ -176,7 +177,10 @@ impl Iterator for Selection {
                 continue;
             }
             self.consumed = candidate.span.end;
-            if let Some(found) = candidate.found_at().and_then(|at| self.found[at].take()) {
+            let found = candidate
+                .found_at()
+                .and_then(|at| self.found.get_mut(at)?.take());
+            if let Some(found) = found {
                 self.left -= 1;
                 return Some((candidate.span, candidate.dialect, found));
             }

@@ -6,8 +6,8 @@
 //! time salvage takes. Plain JSON needs none of it: its `dumps` is the text itself with
 //! CPython's separators, non-ASCII escaped and whitespace dropped. This module writes that
 //! text in one pass (nothing at all while it is the source byte for byte, as it is when a
-//! model writes `dumps`'s own spacing, so a short payload never allocates) and gives up, leaving the value to the full decoder, on anything whose
-//! round trip is not a copy:
+//! model writes `dumps`'s own spacing, so a short payload never allocates) and gives up,
+//! leaving the value to the full decoder, on anything whose round trip is not a copy:
 //! * a number with a fraction or an exponent (`repr` of a float), more than 18 digits
 //!   or than the decoder's digit limit, `-0` (written `0`), or `NaN`/`Infinity`;
 //! * a string holding a `\u` or `\/` escape, a lone surrogate (two would read back as
@@ -113,10 +113,14 @@ impl Transcoded<'_> {
         }
     }
 
-    /// The text of `member`'s value as a `str`, taken from the whole value's text.
+    /// The text of `member`'s value as a `str`, taken from the whole value's text (empty
+    /// for a member of another value that does not fit in this one's text).
     pub fn into_value_text(self, member: &Member) -> PyStr {
+        let Some(value) = self.text().get(member.value.clone()) else {
+            return PyStr::new();
+        };
         match self.written {
-            Written::Source(run) => PyStr::from_generalized_utf8(&run[member.value.clone()]),
+            Written::Source(_) => PyStr::from_generalized_utf8(value),
             Written::Own(mut bytes) => {
                 bytes.truncate(member.value.end);
                 bytes.drain(..member.value.start);
