@@ -30,6 +30,8 @@ mod transcode;
 use std::cell::Cell;
 use std::ops::Range;
 
+use smallvec::SmallVec;
+
 use super::super::call::{Args, Call};
 use super::super::payload::Payloads;
 use super::super::span::{Candidates, Found};
@@ -232,7 +234,7 @@ fn starts_with_call(text: &[u8], at: usize) -> bool {
 /// start of `span`, the last to its end), as `call_array` reads a JSON list.
 fn push_calls(
     payloads: &Payloads<'_>,
-    calls: Vec<Spanned>,
+    calls: SpannedCalls,
     span: Range<usize>,
     out: &mut Candidates,
 ) {
@@ -273,6 +275,10 @@ type Read = (PyStr, Args);
 
 /// A call as read and its span.
 type Spanned = (Read, Range<usize>);
+
+/// The calls of a list or body as read: most hold one, kept inline, so reading a flood
+/// of one-call lists (checked, then built) allocates no vector for them.
+type SpannedCalls = SmallVec<[Spanned; 1]>;
 
 /// What `read` gives when the syntax reads: the same read again, building the values.
 /// A long list that fails late (a call broken at the end of the reply) then costs one
@@ -348,9 +354,9 @@ impl<'t> Reader<'t> {
     }
 
     /// `[call, …]` at `i`: the calls with their spans, and the end of the list.
-    fn calls(&self, i: usize) -> Option<(Vec<Spanned>, usize)> {
+    fn calls(&self, i: usize) -> Option<(SpannedCalls, usize)> {
         let mut i = self.expect(i, b'[')?;
-        let mut calls = Vec::new();
+        let mut calls = SpannedCalls::new();
         loop {
             i = self.space(i);
             if self.byte(i) == Some(b']') {
@@ -369,8 +375,8 @@ impl<'t> Reader<'t> {
 
     /// Calls one per line from `i` to the end of the text (Olmo 3's body): each call
     /// after the first starts on a new line.
-    fn lines(&self, mut i: usize) -> Option<(Vec<Spanned>, usize)> {
-        let mut calls = Vec::new();
+    fn lines(&self, mut i: usize) -> Option<(SpannedCalls, usize)> {
+        let mut calls = SpannedCalls::new();
         loop {
             let next = self.space(i);
             if next == self.0.len() {
