@@ -132,12 +132,13 @@ pub fn outside_fences_strict(content: Content<'_>, calls: &[Call]) -> Result<(),
 }
 
 /// Where a call of a token dialect may start: its opening token (as the scanners match
-/// it: exactly), a Harmony header's first token or recipient, a Qwen3 XML
+/// it: exactly, Olmo 3's `<function_calls>` among them), a Harmony header's first token
+/// or recipient, a Qwen3 XML
 /// `<function=NAME>` (or its `<tool_call>`) followed by `<parameter=` or `</function>`,
 /// a GLM `<tool_call>NAME` followed by `<arg_key>` or `</tool_call>`. Loose on purpose:
 /// an exception may only be wider than the rule it excuses.
 pub fn token_openers(text: &[u8]) -> Vec<usize> {
-    const OPENERS: [&str; 16] = [
+    const OPENERS: [&str; 17] = [
         "[TOOL_CALLS]",
         "<｜tool▁call▁begin｜>",
         "<｜DSML｜function_calls>",
@@ -151,6 +152,7 @@ pub fn token_openers(text: &[u8]) -> Vec<usize> {
         "<|tool_call|>",
         "functools[",
         "<|python_start|>",
+        "<function_calls>",
         "<|tool_call_start|>",
         "<function=",
         "<tool_call>",
