@@ -6,7 +6,9 @@ use crate::choice::{Gen, Mode};
 use crate::json::{Json, JsonStyle};
 use crate::surrogates::joined;
 use crate::text::py_str_from_bytes;
-use toolfix::py::json::{DecodeLimits, dumps, loads, raw_check, raw_decode, read_back, transcode};
+use toolfix::py::json::{
+    DecodeLimits, GaveUp, dumps, loads, raw_check, raw_decode, read_back, transcode,
+};
 
 /// The limits salvage decodes with (CPython's under `praisonai`, the documented bound
 /// under `strict`), and tiny ones that make the limit paths common.
@@ -105,15 +107,24 @@ fn raw_decode_in_bounds(text: &[u8], pos: usize, limits: DecodeLimits) {
 }
 
 /// When `transcode` writes the value at `pos`, `raw_decode` reads it to the same end,
-/// `json.dumps` of what it reads is what `transcode` wrote, and that reads back as it.
+/// `json.dumps` of what it reads is what `transcode` wrote, and that reads back as it;
+/// when `transcode` finds no JSON there, `raw_decode` raises.
 fn transcoded_as_decoded(
     text: &[u8],
     pos: usize,
     limits: DecodeLimits,
     decoded: &Result<(toolfix::Value, usize), toolfix::py::json::DecodeError>,
 ) {
-    let Some(transcoded) = transcode(text, pos, limits) else {
-        return;
+    let transcoded = match transcode(text, pos, limits) {
+        Ok(transcoded) => transcoded,
+        Err(GaveUp::NotJson) => {
+            assert!(
+                decoded.is_err(),
+                "transcode found no JSON where raw_decode read {decoded:?}"
+            );
+            return;
+        }
+        Err(GaveUp::Unplain) => return,
     };
     let Ok((value, end)) = decoded else {
         panic!("transcode wrote {transcoded:?} where raw_decode raised {decoded:?}");

@@ -18,7 +18,7 @@ use super::span::Found;
 use super::text::skip_space;
 use super::{Allowlist, SalvageError};
 use crate::profile::{JsonSite, Profile};
-use crate::py::json::{self, DecodeError, Transcoded};
+use crate::py::json::{self, DecodeError, GaveUp, Transcoded};
 use crate::py::{PyStr, Value};
 
 /// The payload decoder of one salvage run.
@@ -103,7 +103,7 @@ impl<'a> Payloads<'a> {
         let text = &self.text()[..range.end];
         let at = json_space(text, range.start);
         let limits = self.profile.json_limits(JsonSite::Tag);
-        if let Some(plain) = json::transcode(text, at, limits) {
+        if let Ok(plain) = json::transcode(text, at, limits) {
             if json_space(text, plain.end) == range.end && self.as_written(range.clone()) {
                 return Ok(Some(Payload::Plain(plain)));
             }
@@ -128,14 +128,16 @@ impl<'a> Payloads<'a> {
         let text = self.text();
         let at = skip_space(text, pos);
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        if let Some(plain) = json::transcode(text, at, limits) {
-            if plain.is_object() && self.as_written(at..plain.end) {
+        let gave_up = match json::transcode(text, at, limits) {
+            Ok(plain) if plain.is_object() && self.as_written(at..plain.end) => {
                 let end = plain.end;
                 let value = Some(Payload::Plain(plain));
                 return Ok(ObjectAt::Object { value, end });
             }
-        }
-        let decoded = json::raw_decode(text, at, limits);
+            Ok(_) => GaveUp::Unplain,
+            Err(gave_up) => gave_up,
+        };
+        let decoded = json::raw_decode_after(gave_up, text, at, limits);
         if at == text.len()
             || decoded
                 .as_ref()
@@ -161,11 +163,14 @@ impl<'a> Payloads<'a> {
     pub fn value_at(&self, start: usize, pos: usize) -> Option<(Payload<'a>, usize)> {
         let text = self.text();
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        if let Some(plain) = json::transcode(text, pos, limits) {
-            let end = plain.end;
-            return Some((Payload::Plain(plain), end));
-        }
-        let decoded = json::raw_decode(text, pos, limits);
+        let gave_up = match json::transcode(text, pos, limits) {
+            Ok(plain) => {
+                let end = plain.end;
+                return Some((Payload::Plain(plain), end));
+            }
+            Err(gave_up) => gave_up,
+        };
+        let decoded = json::raw_decode_after(gave_up, text, pos, limits);
         if pos >= text.len()
             || decoded
                 .as_ref()
@@ -184,11 +189,11 @@ impl<'a> Payloads<'a> {
         let text = &self.text()[..bound];
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
         match json::transcode(text, pos, limits) {
-            Some(plain) => {
+            Ok(plain) => {
                 let end = plain.end;
                 Some((Payload::Plain(plain), end))
             }
-            None => json::raw_decode(text, pos, limits)
+            Err(gave_up) => json::raw_decode_after(gave_up, text, pos, limits)
                 .ok()
                 .map(|(value, end)| (Payload::Decoded(value), end)),
         }
@@ -199,26 +204,21 @@ impl<'a> Payloads<'a> {
     /// (a reply cut inside an argument) or the value nests too deep. A dialect reserves
     /// `pos..reach` of a payload that does not read, so a call quoted in the part that was
     /// written never runs (`docs/guarantees.md` G4).
-    pub fn value_or_reach(&self, pos: usize) -> Result<(Value, usize), usize> {
-        let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        json::raw_decode(self.text(), pos, limits).map_err(|error| self.reach(pos, error))
-    }
-
-    /// `value_or_reach`, written as `json.dumps` writes it when it is plain JSON.
     pub fn payload_or_reach(&self, pos: usize) -> Result<(Payload<'a>, usize), usize> {
+        let text = self.text();
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        match json::transcode(self.text(), pos, limits) {
-            Some(plain) => {
+        match json::transcode(text, pos, limits) {
+            Ok(plain) => {
                 let end = plain.end;
                 Ok((Payload::Plain(plain), end))
             }
-            None => self
-                .value_or_reach(pos)
-                .map(|(value, end)| (Payload::Decoded(value), end)),
+            Err(gave_up) => json::raw_decode_after(gave_up, text, pos, limits)
+                .map(|(value, end)| (Payload::Decoded(value), end))
+                .map_err(|error| self.reach(pos, error)),
         }
     }
 
-    /// `value_or_reach` without building the value: where it ends, or how far it reaches.
+    /// `payload_or_reach` without building the value: where it ends, or how far it reaches.
     pub fn check_or_reach(&self, pos: usize) -> Result<((), usize), usize> {
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
         match json::raw_check(self.text(), pos, limits) {

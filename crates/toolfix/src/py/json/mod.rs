@@ -23,7 +23,7 @@ use super::pystr::PyStr;
 
 pub use decode::{loads, raw_check, raw_decode};
 pub use encode::dumps;
-pub use transcode::{Member, Transcoded, read_back, transcode};
+pub use transcode::{GaveUp, Member, Transcoded, raw_decode_after, read_back, transcode};
 
 /// Limits the decoder enforces, standing for CPython's interpreter limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,15 +19,19 @@
 //!
 //! What it accepts the decoder accepts, ending at the same offset, so giving up never
 //! costs more than reading the text twice, and what it writes reads back as the value
-//! the decoder gives, so that value can be decoded when it is asked for. Both, and
-//! `transcode(x) == dumps(loads(x))`, are checked on every input of the `pyjson` fuzz
-//! target.
+//! the decoder gives, so that value can be decoded when it is asked for. When it gives up
+//! because no JSON reads there (a byte no value may start with or follow, a string the
+//! text ends in), it says so ([`GaveUp::NotJson`]), and [`raw_decode_after`] finds the
+//! decoder's error without building the values a failed decode drops: a reply cut inside
+//! an argument, or one that writes a quote where JSON wants a comma, costs no
+//! allocation. All three, and `transcode(x) == dumps(loads(x))`, are checked on every
+//! input of the `pyjson` fuzz target.
 
 use std::ops::Range;
 
 use smallvec::SmallVec;
 
-use super::decode::loads;
+use super::decode::{loads, raw_check, raw_decode};
 use super::encode::u_escape;
 use super::{DecodeError, DecodeLimits};
 use crate::py::pystr::{code_point_len, decode_code_point};
@@ -130,10 +134,19 @@ impl Transcoded<'_> {
     }
 }
 
+/// Why [`transcode`] left a value to the full decoder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GaveUp {
+    /// What is there may be JSON whose round trip is not a copy (see the module's list).
+    Unplain,
+    /// No JSON value reads there: the decoder raises.
+    NotJson,
+}
+
 /// The value that starts exactly at `pos` of `text`, written as `json.dumps` of
-/// `raw_decode(text, pos)` writes it, when the round trip is a copy; `None` when the full
-/// decoder must decide (see the module's list).
-pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Option<Transcoded<'_>> {
+/// `raw_decode(text, pos)` writes it, when the round trip is a copy; otherwise why the
+/// full decoder must decide (see the module's list).
+pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Result<Transcoded<'_>, GaveUp> {
     let mut writer = Writer {
         text,
         at: pos,
@@ -149,10 +162,17 @@ pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Option<Transc
             .unwrap_or(MAX_DIGITS)
             .min(MAX_DIGITS),
         members: SmallVec::new(),
+        not_json: false,
     };
-    writer.value(0)?;
+    if writer.value(0).is_none() {
+        return Err(if writer.not_json {
+            GaveUp::NotJson
+        } else {
+            GaveUp::Unplain
+        });
+    }
     let Out { start, to, own, .. } = writer.out;
-    Some(Transcoded {
+    Ok(Transcoded {
         written: match own {
             Some(bytes) => Written::Own(bytes),
             None => Written::Source(&text[start..to]),
@@ -160,6 +180,21 @@ pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Option<Transc
         end: writer.at,
         members: writer.members,
     })
+}
+
+/// `raw_decode(text, pos)` of a value [`transcode`] gave up on: when no JSON reads
+/// there, the error is found first by `raw_check`, which builds nothing (the decoder
+/// raises the same error at the same offset either way).
+pub fn raw_decode_after(
+    gave_up: GaveUp,
+    text: &[u8],
+    pos: usize,
+    limits: DecodeLimits,
+) -> Result<(Value, usize), DecodeError> {
+    if gave_up == GaveUp::NotJson {
+        raw_check(text, pos, limits)?;
+    }
+    raw_decode(text, pos, limits)
 }
 
 /// The value of what [`transcode`] wrote, or of a member of it: decoded under limits
@@ -181,6 +216,8 @@ struct Writer<'t> {
     max_digits: usize,
     /// The top-level object's members.
     members: SmallVec<[Member; 2]>,
+    /// Whether it gave up because no JSON value reads here.
+    not_json: bool,
 }
 
 /// What the transcoder wrote. While that is the source from `start` byte for byte, it is
@@ -235,7 +272,10 @@ impl Out<'_> {
 impl Writer<'_> {
     /// Writes the value at `self.at`, `depth` containers deep.
     fn value(&mut self, depth: usize) -> Option<()> {
-        match *self.text.get(self.at)? {
+        let Some(&first) = self.text.get(self.at) else {
+            return self.not_json();
+        };
+        match first {
             b'{' => self.object(depth),
             b'[' => self.array(depth),
             b'"' => self.string().map(drop),
@@ -243,8 +283,16 @@ impl Writer<'_> {
             b't' => self.literal("true"),
             b'f' => self.literal("false"),
             b'n' => self.literal("null"),
-            _ => None,
+            // `NaN` and `Infinity` read as floats.
+            b'N' | b'I' => None,
+            _ => self.not_json(),
         }
+    }
+
+    /// Gives up where no JSON value reads: the decoder raises here too.
+    fn not_json<T>(&mut self) -> Option<T> {
+        self.not_json = true;
+        None
     }
 
     /// `{…}`: `{"k": v, …}`, keys unique and escape-free.
@@ -252,7 +300,10 @@ impl Writer<'_> {
         let mut keys: SmallVec<[Range<usize>; MAX_KEYS]> = SmallVec::new();
         let mut more = self.open(depth, b'}')?;
         while more {
-            if self.text.get(self.at) != Some(&b'"') || keys.len() == MAX_KEYS {
+            if self.text.get(self.at) != Some(&b'"') {
+                return self.not_json();
+            }
+            if keys.len() == MAX_KEYS {
                 return None;
             }
             let key = self.key()?;
@@ -265,7 +316,7 @@ impl Writer<'_> {
             keys.push(key.clone());
             self.skip_space();
             if !self.eat(b':') {
-                return None;
+                return self.not_json();
             }
             self.out.write(*b": ");
             self.skip_space();
@@ -310,7 +361,7 @@ impl Writer<'_> {
             return Some(false);
         }
         if !self.eat(b',') {
-            return None;
+            return self.not_json();
         }
         self.out.write(*b", ");
         self.skip_space();
@@ -342,9 +393,13 @@ impl Writer<'_> {
         let mut escaped = false;
         self.out.copy(self.at..start);
         loop {
-            let run = self.text[at..]
+            let Some(run) = self.text[at..]
                 .iter()
-                .position(|&b| !matches!(b, 0x20..=0x7E) || b == b'"' || b == b'\\')?;
+                .position(|&b| !matches!(b, 0x20..=0x7E) || b == b'"' || b == b'\\')
+            else {
+                // The text ends inside the string.
+                return self.not_json();
+            };
             // Printable ASCII other than `"` and `\` is written as it is.
             self.out.copy(at..at + run);
             at += run;
@@ -352,9 +407,14 @@ impl Writer<'_> {
                 b'"' => break,
                 b'\\' => {
                     escaped = true;
-                    let escape = *self.text.get(at + 1)?;
-                    if !matches!(escape, b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') {
+                    let Some(&escape) = self.text.get(at + 1) else {
+                        return self.not_json();
+                    };
+                    if matches!(escape, b'u' | b'/') {
                         return None;
+                    }
+                    if !matches!(escape, b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') {
+                        return self.not_json();
                     }
                     self.out.copy(at..at + 2);
                     at += 2;
@@ -407,7 +467,8 @@ impl Writer<'_> {
     /// `true`, `false` or `null`, written as they are.
     fn literal(&mut self, word: &str) -> Option<()> {
         if !self.text[self.at..].starts_with(word.as_bytes()) {
-            return None;
+            // No other value starts with the byte `word` does.
+            return self.not_json();
         }
         self.out.copy(self.at..self.at + word.len());
         self.at += word.len();
@@ -442,8 +503,8 @@ mod tests {
     /// `Some` exactly when expected, and then what `dumps(raw_decode(…))` writes.
     fn check(text: &str, copies: bool) {
         let got = transcode(text.as_bytes(), 0, LIMITS);
-        assert_eq!(got.is_some(), copies, "{text:?}: {got:?}");
-        if let Some(got) = got {
+        assert_eq!(got.is_ok(), copies, "{text:?}: {got:?}");
+        if let Ok(got) = got {
             let (value, end) = raw_decode(text.as_bytes(), 0, LIMITS).unwrap();
             assert_eq!(got.text(), dumps(&value).unwrap().as_bytes(), "{text:?}");
             assert_eq!(got.end, end, "{text:?}");
@@ -472,13 +533,35 @@ mod tests {
             r#"{"\u0061": 1}"#,
             r#"{"a": "x\/y"}"#,
             "{\"a\": \"tab\there\"}",
-            r#"{"a": 1"#,
             r#"{"a": 01}"#,
+        ] {
+            check(text, false);
+            let got = transcode(text.as_bytes(), 0, LIMITS);
+            assert_eq!(got.err(), Some(GaveUp::Unplain), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn what_is_not_json_is_said_so_and_raises() {
+        for text in [
+            "",
+            "x",
+            r#"{"a": 1"#,
             r#"{"a" 1}"#,
             r#"{"a": tru}"#,
             "{\"a\": \"unterminated",
+            r#""\q""#,
+            "[1,]",
+            r#"{"a": 1,}"#,
+            "{'a': 1}",
+            r#"{"a": "x" "y"}"#,
         ] {
-            check(text, false);
+            let got = transcode(text.as_bytes(), 0, LIMITS);
+            assert_eq!(got.err(), Some(GaveUp::NotJson), "{text:?}");
+            let decoded = raw_decode(text.as_bytes(), 0, LIMITS);
+            assert!(decoded.is_err(), "{text:?}");
+            let after = raw_decode_after(GaveUp::NotJson, text.as_bytes(), 0, LIMITS);
+            assert_eq!(after, decoded, "{text:?}");
         }
     }
 

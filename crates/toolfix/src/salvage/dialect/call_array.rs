@@ -5,7 +5,7 @@
 //! its `arguments` (or `parameters`) are a JSON object (absent: `{}`); any other object is
 //! rejected, keeping its span reserved. An array that does not read whole (a truncated
 //! reply, a malformed object) makes no call at all, and what was written of it is reserved
-//! (`Payloads::value_or_reach`): a call quoted in a cut-off argument never runs.
+//! (`Payloads::payload_or_reach`): a call quoted in a cut-off argument never runs.
 
 use std::ops::Range;
 
