@@ -3,12 +3,13 @@
 //! closing token, found in one pass.
 //!
 //! A special token is matched exactly as the model's template writes it. Finding the
-//! closer of every opener with a separate search would be quadratic on a reply full of
-//! openers and no closer; `Blocks` walks openers and closers forward together instead.
+//! closer of every opener with a search over the rest of the reply would be quadratic
+//! on a reply full of openers and no closer; `Blocks` searches forward only, from where
+//! the last block ended.
 
 use std::ops::Range;
 
-use memchr::memmem::{self, FindIter};
+use memchr::memmem;
 
 use super::super::text::skip_space;
 
@@ -21,18 +22,19 @@ pub fn at(text: &[u8], i: usize, token: &[u8]) -> Option<usize> {
 /// reading the last one ended (`next(from)`).
 ///
 /// A flood of markers written one after another (`functools[functools[…`, a chain of
-/// calls) is looked at where reading ended before a search is set up, which costs a
-/// few hundred instructions each time; and a search never walks through text already
-/// read, where a prefilter may stop at every call (`[` … `]` for `[TOOL_CALLS]`).
+/// calls, blocks one after another) is looked at where reading ended before the search
+/// runs, which costs a few hundred instructions a match; and a search never walks
+/// through text already read, where a prefilter may stop at every call (`[` … `]` for
+/// `[TOOL_CALLS]`).
 pub struct Markers<'t> {
     text: &'t [u8],
-    marker: &'static [u8],
-    finder: memmem::Finder<'static>,
+    marker: &'t [u8],
+    finder: memmem::Finder<'t>,
 }
 
 impl<'t> Markers<'t> {
     /// The occurrences of `marker` in `text`.
-    pub fn new(text: &'t [u8], marker: &'static [u8]) -> Markers<'t> {
+    pub fn new(text: &'t [u8], marker: &'t [u8]) -> Markers<'t> {
         Markers {
             text,
             marker,
@@ -88,12 +90,13 @@ pub fn trimmed(text: &[u8], range: Range<usize>) -> Range<usize> {
 /// comes runs to the end of the text (`closed` is false then).
 pub struct Blocks<'t> {
     text: &'t [u8],
-    opens: FindIter<'t, 't>,
-    closes: FindIter<'t, 't>,
+    opens: Markers<'t>,
+    closes: Markers<'t>,
     open_len: usize,
     close_len: usize,
-    next_close: Option<usize>,
-    resume: usize,
+    /// Where the next opener is looked for: after the last block, or after an opener
+    /// `accept` refused.
+    from: usize,
     accept: fn(&[u8], usize) -> bool,
 }
 
@@ -116,22 +119,13 @@ impl<'t> Blocks<'t> {
     ) -> Blocks<'t> {
         Blocks {
             text,
-            opens: memmem::find_iter(text, open),
-            closes: memmem::find_iter(text, close),
+            opens: Markers::new(text, open),
+            closes: Markers::new(text, close),
             open_len: open.len(),
             close_len: close.len(),
-            next_close: None,
-            resume: 0,
+            from: 0,
             accept,
         }
-    }
-
-    /// The first closer at or after `from`.
-    fn close_from(&mut self, from: usize) -> Option<usize> {
-        while self.next_close.is_none_or(|c| c < from) {
-            self.next_close = Some(self.closes.next()?);
-        }
-        self.next_close
     }
 }
 
@@ -140,12 +134,15 @@ impl Iterator for Blocks<'_> {
 
     fn next(&mut self) -> Option<Block> {
         loop {
-            let open = self.opens.next()?;
+            let open = self.opens.next(self.from)?;
             let body = open + self.open_len;
-            if open < self.resume || !(self.accept)(self.text, body) {
+            if !(self.accept)(self.text, body) {
+                self.from = open + 1;
                 continue;
             }
-            let block = match self.close_from(body) {
+            // The closer is searched for from the body on, and the next opener after
+            // it: every byte is searched through once, whatever the reply holds.
+            let block = match self.closes.next(body) {
                 Some(close) => Block {
                     span: open..close + self.close_len,
                     body: body..close,
@@ -157,7 +154,7 @@ impl Iterator for Blocks<'_> {
                     closed: false,
                 },
             };
-            self.resume = block.span.end;
+            self.from = block.span.end;
             return Some(block);
         }
     }
