@@ -51,7 +51,7 @@ fn write_value<'a>(
         Value::Bool(false) => out.push_str("false"),
         Value::Int(i) => out.push_str(i.as_decimal()),
         Value::Float(x) => write_float(out, *x),
-        Value::Str(s) => write_str(out, s),
+        Value::Str(s) => write_str(out, s.as_bytes()),
         Value::Opaque(_) => return Err(EncodeError::NotSerializable),
         Value::List(list) => {
             let mut items = list.iter();
@@ -104,7 +104,7 @@ fn next_item<'a>(out: &mut String, open: &mut SmallVec<[Items<'a>; 8]>) -> Optio
 }
 
 fn write_key(out: &mut String, key: &PyStr) {
-    write_str(out, key);
+    write_str(out, key.as_bytes());
     out.push_str(": ");
 }
 
@@ -123,10 +123,11 @@ fn write_float(out: &mut String, x: f64) {
 
 /// A string with `ensure_ascii`: printable ASCII as is (`/` included), the usual short
 /// escapes, and `\uXXXX` in lowercase hex for everything else, a supplementary code point
-/// as a surrogate pair and a lone surrogate as itself.
-fn write_str(out: &mut String, s: &PyStr) {
+/// as a surrogate pair and a lone surrogate as itself. `s` is a string's generalized
+/// UTF-8 (a [`PyStr`]'s bytes, or a slice of them at character boundaries).
+pub fn write_str(out: &mut String, s: &[u8]) {
     out.push('"');
-    let mut rest = s.as_bytes();
+    let mut rest = s;
     loop {
         // Printable ASCII other than `"` and `\` is written as is: copy each run whole (a
         // run of ASCII is always valid UTF-8).

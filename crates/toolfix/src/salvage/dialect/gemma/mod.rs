@@ -18,11 +18,14 @@
 //! ```` ```tool_code ```` fence, is not a dialect here: a fenced call is an example
 //! (`docs/guarantees.md` G1), and a runtime serving Gemma 3 reads its calls natively.
 
+mod transcode;
+
 use std::cell::Cell;
 use std::ops::Range;
 
 use memchr::memmem;
 
+use super::super::call::Args;
 use super::super::payload::Payloads;
 use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
@@ -73,7 +76,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
 fn call(payloads: &Payloads<'_>, block: &Block, tokens: &Tokens) -> (Range<usize>, Option<Found>) {
     let text = payloads.text();
     let allowed =
-        |(name, args): (PyStr, Value)| payloads.allows(&name).then_some(Found::new(name, args));
+        |(name, args): (PyStr, Args)| payloads.allows(&name).then_some(Found { name, args });
     let within = Cell::new(Cut::Not);
     match read(text, block.body.start, block.body.end, tokens, &within) {
         Some((call, end)) => {
@@ -114,25 +117,39 @@ fn call(payloads: &Payloads<'_>, block: &Block, tokens: &Tokens) -> (Range<usize
 /// is because the read ran into `limit`.
 ///
 /// The syntax is checked before any value is built, so a long block that fails late
-/// (arguments broken at their end) costs one pass that allocates nothing.
-#[allow(clippy::type_complexity)]
+/// (arguments broken at their end) costs one pass that allocates nothing; arguments
+/// that read are then written as their argument string in one more pass
+/// (`transcode`), or, when they are not plain, built.
 fn read(
     text: &[u8],
     from: usize,
     limit: usize,
     tokens: &Tokens,
     cut: &Cell<Cut>,
-) -> Option<(Option<(PyStr, Value)>, usize)> {
+) -> Option<(Option<(PyStr, Args)>, usize)> {
     let (checked, end) = read_as(text, from, limit, tokens, cut, false)?;
-    match checked {
-        Some(_) => read_as(text, from, limit, tokens, cut, true),
-        None => Some((None, end)),
-    }
+    let Some(Read { name, brace, .. }) = checked else {
+        return Some((None, end));
+    };
+    let args = match transcode::arguments(&text[..limit], brace, tokens.quote) {
+        Some((written, at)) if at == end => Args::Written(written),
+        _ => match read_as(text, from, limit, tokens, cut, true)? {
+            (Some(built), _) => Args::Decoded(built.args),
+            (None, end) => return Some((None, end)),
+        },
+    };
+    Some((Some((name, args)), end))
+}
+
+/// A call's name, where its arguments start, and their value.
+struct Read {
+    name: PyStr,
+    brace: usize,
+    args: Value,
 }
 
 /// `read`, building the values when `build` (else every string, object and list comes
 /// back empty: only their syntax was read).
-#[allow(clippy::type_complexity)]
 fn read_as(
     text: &[u8],
     from: usize,
@@ -140,7 +157,7 @@ fn read_as(
     tokens: &Tokens,
     cut: &Cell<Cut>,
     build: bool,
-) -> Option<(Option<(PyStr, Value)>, usize)> {
+) -> Option<(Option<Read>, usize)> {
     let name_start = at(&text[..limit], skip_space(text, from), b"call:")?;
     let Some(brace) = memchr::memchr(b'{', &text[name_start..limit]) else {
         cut.set(Cut::Outside);
@@ -158,7 +175,11 @@ fn read_as(
         build,
     };
     let (args, end) = reader.value(brace, 0)?;
-    let call = matches!(args, Value::Dict(_)).then(|| (PyStr::from_generalized_utf8(name), args));
+    let call = matches!(args, Value::Dict(_)).then(|| Read {
+        name: PyStr::from_generalized_utf8(name),
+        brace,
+        args,
+    });
     Some((call, end))
 }
 
@@ -251,10 +272,7 @@ impl Reader<'_> {
                 _ => None,
             };
         }
-        let len = self.text[i..]
-            .iter()
-            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b >= 0x80)
-            .count();
+        let len = bare_word_len(&self.text[i..]);
         if len == 0 {
             // The beginning of a quote token: the rest of it may be still to come.
             self.cut_if(self.quote.starts_with(&self.text[i..]), Cut::Outside);
@@ -320,6 +338,14 @@ impl Reader<'_> {
             self.cut.set(self.cut.get().max(kind));
         }
     }
+}
+
+/// The length of the bare word `text` starts with: ASCII letters, digits, `_` and `-`,
+/// and any character beyond ASCII.
+fn bare_word_len(text: &[u8]) -> usize {
+    text.iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b >= 0x80)
+        .count()
 }
 
 #[cfg(test)]
