@@ -78,7 +78,7 @@ pub fn recover_whole(
         return Ok(Whole::NotCalls);
     }
     let start = stripped.as_ptr() as usize - content.as_ptr() as usize;
-    let (calls, end) = match checked_then_built(stripped, |r| r.calls(0)) {
+    let (calls, end) = match checked_then_built(stripped, Mode::Check, |r| r.calls(0)) {
         Ok(read) => read,
         Err(reached_end) => {
             // Cut off inside a call: the list was being written, and a call quoted in the
@@ -180,7 +180,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
                 continue;
             }
             let inner = trimmed(text, block.body.clone());
-            let read = checked_then_built(&text[..inner.end], |reader| match body {
+            let read = checked_then_built(&text[..inner.end], Mode::Plain, |reader| match body {
                 Body::Lines => reader.lines(inner.start),
                 Body::List | Body::ListOrJson => reader.calls(inner.start),
             });
@@ -280,14 +280,23 @@ type Spanned = (Read, Range<usize>);
 /// of one-call lists (checked, then built) allocates no vector for them.
 type SpannedCalls = SmallVec<[Spanned; 1]>;
 
-/// What `read` gives when the syntax reads: the same read again, building the values.
-/// A long list that fails late (a call broken at the end of the reply) then costs one
-/// pass that allocates nothing. When it does not read, whether reading ran into the end
-/// of the text.
-fn checked_then_built<T>(text: &[u8], read: impl Fn(&Reader<'_>) -> Option<T>) -> Result<T, bool> {
-    let checker = Reader::checking(text);
-    if read(&checker).is_none() {
-        return Err(checker.reached_end());
+/// What `read` gives when the syntax reads, read first in mode `first`: `Check`, and
+/// then again building the values, so a long list that fails late (a call broken at the
+/// end of the reply) costs one pass that allocates nothing; or `Plain`, for a list that
+/// is likely whole (its wrapper closed), so a flood of plain calls takes one pass, and
+/// only from a call that is not plain on is the syntax checked and then read again.
+/// When it does not read, whether reading ran into the end of the text.
+fn checked_then_built<T>(
+    text: &[u8],
+    first: Mode,
+    read: impl Fn(&Reader<'_>) -> Option<T>,
+) -> Result<T, bool> {
+    let reader = Reader(text, Cell::new(0), Cell::new(first));
+    let Some(read_once) = read(&reader) else {
+        return Err(reader.reached_end());
+    };
+    if reader.2.get() == Mode::Plain {
+        return Ok(read_once);
     }
     read(&Reader::new(text)).ok_or(false)
 }
@@ -295,7 +304,7 @@ fn checked_then_built<T>(text: &[u8], read: impl Fn(&Reader<'_>) -> Option<T>) -
 /// Reads Python literal syntax out of a byte string, and remembers how far it looked, so
 /// a failure at the end of the text (a cut-off reply) can be told from a syntax error.
 /// The third field says what becomes of the values read.
-struct Reader<'t>(&'t [u8], Cell<usize>, Mode);
+struct Reader<'t>(&'t [u8], Cell<usize>, Cell<Mode>);
 
 /// What a reader makes of the arguments it reads.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -303,6 +312,10 @@ enum Mode {
     /// Only their syntax is read: every string, list and dict comes back empty, every
     /// other value `None`.
     Check,
+    /// A plain call's arguments are written as their `json.dumps` (`transcode`); at the
+    /// first call that is not plain the reader turns to `Check`, since the values must
+    /// then be read again and built.
+    Plain,
     /// They are built into values (the reference the tests hold `Write` to).
     #[cfg(test)]
     Build,
@@ -314,17 +327,17 @@ enum Mode {
 impl<'t> Reader<'t> {
     /// A reader that writes or builds the values it reads.
     fn new(text: &'t [u8]) -> Reader<'t> {
-        Reader(text, Cell::new(0), Mode::Write)
+        Reader(text, Cell::new(0), Cell::new(Mode::Write))
     }
 
     /// A reader that only checks the syntax.
     fn checking(text: &'t [u8]) -> Reader<'t> {
-        Reader(text, Cell::new(0), Mode::Check)
+        Reader(text, Cell::new(0), Cell::new(Mode::Check))
     }
 
     /// Whether values are built (or written).
     fn builds(&self) -> bool {
-        self.2 != Mode::Check
+        !matches!(self.2.get(), Mode::Check | Mode::Plain)
     }
 
     /// `bytes` as a string, when values are built.
@@ -393,10 +406,13 @@ impl<'t> Reader<'t> {
 
     /// `NAME(key=value, …)` at `i`.
     fn call(&self, i: usize) -> Option<(Read, usize)> {
-        if self.2 == Mode::Write {
+        if matches!(self.2.get(), Mode::Write | Mode::Plain) {
             if let Some((name, args, end)) = transcode::call(self.0, i) {
                 self.touch(end);
                 return Some(((name, Args::Written(args)), end));
+            }
+            if self.2.get() == Mode::Plain {
+                self.2.set(Mode::Check);
             }
         }
         let name_end = self.identifier(i)?;

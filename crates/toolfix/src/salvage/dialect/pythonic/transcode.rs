@@ -276,7 +276,7 @@ mod tests {
     /// What the reader builds for the call at 0 (its name, argument string, decoded
     /// value and end), when it reads.
     fn built(text: &[u8]) -> Option<(String, String, crate::py::Value, usize)> {
-        let reader = Reader(text, Cell::new(0), Mode::Build);
+        let reader = Reader(text, Cell::new(0), Cell::new(Mode::Build));
         let ((name, args), end) = reader.call(0)?;
         let super::super::Args::Decoded(value) = args.clone() else {
             panic!("the Build reader built {args:?}");
