@@ -84,8 +84,13 @@ impl Candidates {
         });
     }
 
-    /// Moves every candidate of `other` here, leaving it empty.
+    /// Moves every candidate of `other` here, leaving it empty. Into an empty set, the
+    /// vectors themselves move: a reply of one dialect's calls copies none of them.
     pub fn append(&mut self, other: &mut Candidates) {
+        if self.list.is_empty() && self.found.is_empty() {
+            std::mem::swap(self, other);
+            return;
+        }
         let base = self.found.len();
         self.found.append(&mut other.found);
         self.list.extend(other.list.drain(..).map(|c| Candidate {
