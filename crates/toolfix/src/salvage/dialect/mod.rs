@@ -288,6 +288,41 @@ fn strict_calls(text: &str, tools: &[&str]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// `leaves`, and values nested four deep of them: lists (`[a, b]`) and what `containers`
+/// writes around the values it is given (a format's own objects, tuples): the literals
+/// the transcoders' property tests write.
+#[cfg(test)]
+fn nested_literals<C>(
+    leaves: Vec<&'static str>,
+    containers: impl Fn(proptest::strategy::BoxedStrategy<String>) -> C + 'static,
+) -> impl proptest::strategy::Strategy<Value = String>
+where
+    C: proptest::strategy::Strategy<Value = String> + 'static,
+{
+    use proptest::prelude::*;
+    let leaf = prop::sample::select(leaves).prop_map(String::from);
+    leaf.prop_recursive(4, 32, 4, move |inner| {
+        let list =
+            prop::collection::vec(inner.clone(), 0..4).prop_map(|v| format!("[{}]", v.join(", ")));
+        prop_oneof![list, containers(inner)]
+    })
+}
+
+/// How many of 1,000 texts `generate` makes (deterministically) `written` says a
+/// transcoder wrote: what the transcoders' property tests check, so that the property
+/// sees plain calls often enough to test them.
+#[cfg(test)]
+fn written_of_a_thousand(
+    generate: impl proptest::strategy::Strategy<Value = String>,
+    written: impl Fn(&str) -> bool,
+) -> usize {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    (0..1000)
+        .filter(|_| written(&generate.new_tree(&mut runner).unwrap().current()))
+        .count()
+}
+
 /// The candidates `scanners` find in `text` under `strict` with `tools` offered, nothing
 /// masked: what the scanners' unit tests inspect.
 #[cfg(test)]

@@ -175,6 +175,7 @@ mod tests {
 
     use proptest::prelude::*;
 
+    use super::super::super::{nested_literals, written_of_a_thousand};
     use super::super::{Cut, FUNCTION_GEMMA, GEMMA_4, Tokens, read_as};
     use super::*;
     use crate::py::json::{dumps, read_back};
@@ -251,36 +252,31 @@ mod tests {
 
     /// Gemma values, plain and not: leaves, lists and objects of them.
     fn value() -> impl Strategy<Value = String> {
-        let leaf = prop::sample::select(vec![
-            "1",
-            "-7",
-            "0",
-            "-0",
-            "007",
-            "1.5",
-            "123456789012345678",
-            "1234567890123456789",
-            "true",
-            "null",
-            "false",
-            "\"b\"",
-            "\"x\\\"y\"",
-            "\"\\u00e9\"",
-            "\"caf\u{e9}\"",
-            "<escape>a<escape>",
-            "<escape><escape>",
-            "<escape>a\"b\\c\nd \u{e9} \u{1F600}\u{7f}\u{1}<escape>",
-            "NaN",
-            "y",
-        ])
-        .prop_map(String::from);
-        leaf.prop_recursive(4, 32, 4, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4)
-                    .prop_map(|v| format!("[{}]", v.join(", "))),
-                object(inner),
-            ]
-        })
+        nested_literals(
+            vec![
+                "1",
+                "-7",
+                "0",
+                "-0",
+                "007",
+                "1.5",
+                "123456789012345678",
+                "1234567890123456789",
+                "true",
+                "null",
+                "false",
+                "\"b\"",
+                "\"x\\\"y\"",
+                "\"\\u00e9\"",
+                "\"caf\u{e9}\"",
+                "<escape>a<escape>",
+                "<escape><escape>",
+                "<escape>a\"b\\c\nd \u{e9} \u{1F600}\u{7f}\u{1}<escape>",
+                "NaN",
+                "y",
+            ],
+            |inner| object(inner).boxed(),
+        )
     }
 
     /// An object of `values` under keys that are often the same, with whitespace here
@@ -327,14 +323,7 @@ mod tests {
     /// The generator makes plain arguments often enough for the property to test them.
     #[test]
     fn the_property_sees_plain_arguments() {
-        use proptest::strategy::ValueTree;
-        let mut runner = proptest::test_runner::TestRunner::deterministic();
-        let written = (0..1000)
-            .filter(|_| {
-                let args = object(value()).new_tree(&mut runner).unwrap().current();
-                holds(&args, &FUNCTION_GEMMA)
-            })
-            .count();
+        let written = written_of_a_thousand(object(value()), |args| holds(args, &FUNCTION_GEMMA));
         assert!(
             written > 200,
             "{written} of 1000 generated calls were plain"

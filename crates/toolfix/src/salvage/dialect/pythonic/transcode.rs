@@ -269,6 +269,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::super::super::argument_string;
+    use super::super::super::{nested_literals, written_of_a_thousand};
     use super::super::{Mode, Reader};
     use super::*;
     use crate::py::json::read_back;
@@ -351,46 +352,45 @@ mod tests {
 
     /// Python literals, plain and not: leaves, lists, tuples and dicts of them.
     fn literal() -> impl Strategy<Value = String> {
-        let leaf = prop::sample::select(vec![
-            "1",
-            "-7",
-            "0",
-            "-0",
-            "007",
-            "1_0",
-            "1.5",
-            "123456789012345678",
-            "1234567890123456789",
-            "True",
-            "None",
-            "null",
-            "false",
-            "'a'",
-            "\"b\"",
-            "'x\"y'",
-            "''",
-            "'a\\nb'",
-            "'caf\u{e9}'",
-            "'t\tb'",
-            "r'x'",
-            "'''x'''",
-            "+1",
-            "y",
-        ])
-        .prop_map(String::from);
-        leaf.prop_recursive(4, 32, 4, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4)
-                    .prop_map(|v| format!("[{}]", v.join(", "))),
-                prop::collection::vec(inner.clone(), 1..3)
-                    .prop_map(|v| format!("({},)", v.join(","))),
-                prop::collection::vec((key(), inner), 0..4).prop_map(|v| {
-                    let members: Vec<String> =
-                        v.iter().map(|(k, v)| format!("'{k}': {v}")).collect();
-                    format!("{{{}}}", members.join(", "))
-                }),
-            ]
-        })
+        nested_literals(
+            vec![
+                "1",
+                "-7",
+                "0",
+                "-0",
+                "007",
+                "1_0",
+                "1.5",
+                "123456789012345678",
+                "1234567890123456789",
+                "True",
+                "None",
+                "null",
+                "false",
+                "'a'",
+                "\"b\"",
+                "'x\"y'",
+                "''",
+                "'a\\nb'",
+                "'caf\u{e9}'",
+                "'t\tb'",
+                "r'x'",
+                "'''x'''",
+                "+1",
+                "y",
+            ],
+            |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 1..3)
+                        .prop_map(|v| format!("({},)", v.join(","))),
+                    prop::collection::vec((key(), inner), 0..4).prop_map(|v| {
+                        let members: Vec<String> =
+                            v.iter().map(|(k, v)| format!("'{k}': {v}")).collect();
+                        format!("{{{}}}", members.join(", "))
+                    }),
+                ]
+            },
+        )
     }
 
     /// Keys, often the same.
@@ -438,19 +438,7 @@ mod tests {
     /// The generator makes plain calls often enough for the property to test them.
     #[test]
     fn the_property_sees_plain_calls() {
-        use proptest::strategy::ValueTree;
-        let mut runner = proptest::test_runner::TestRunner::deterministic();
-        let written = (0..1000)
-            .filter(|_| {
-                holds(
-                    pythonic_call()
-                        .new_tree(&mut runner)
-                        .unwrap()
-                        .current()
-                        .as_bytes(),
-                )
-            })
-            .count();
+        let written = written_of_a_thousand(pythonic_call(), |text| holds(text.as_bytes()));
         assert!(
             written > 200,
             "{written} of 1000 generated calls were plain"
