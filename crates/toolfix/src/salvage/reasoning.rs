@@ -49,7 +49,7 @@ pub fn reasoning_ranges(
     fenced: &[Range<usize>],
     beginning: Beginning,
 ) -> Vec<Range<usize>> {
-    reasoning(text, fenced, beginning).ranges
+    reasoning(text, fenced, beginning, MarkerBytes::of(text)).ranges
 }
 
 /// The reasoning of a text: its ranges, and whether one runs to the end of the text
@@ -63,12 +63,6 @@ pub struct Reasoning {
 }
 
 impl Reasoning {
-    /// No reasoning: what a text without `<` or `[` holds.
-    pub const NONE: Reasoning = Reasoning {
-        ranges: Vec::new(),
-        open_at_end: false,
-    };
-
     /// The start of the last range when a block in it is still open at the end of the
     /// text, its closer not yet written.
     pub fn unclosed(&self) -> Option<usize> {
@@ -79,17 +73,24 @@ impl Reasoning {
     }
 }
 
-/// `reasoning_ranges`, and whether a block is still open at the end.
-pub fn reasoning(text: &[u8], fenced: &[Range<usize>], beginning: Beginning) -> Reasoning {
+/// `reasoning_ranges`, and whether a block is still open at the end; `held` says which
+/// of `<` and `[` the text holds (`MarkerBytes::of`, asked once by a caller that reads
+/// the text several times).
+pub fn reasoning(
+    text: &[u8],
+    fenced: &[Range<usize>],
+    beginning: Beginning,
+    held: MarkerBytes,
+) -> Reasoning {
     let outside = |at: usize| {
         let next = fenced.partition_point(|f| f.end <= at);
         fenced.get(next).is_none_or(|f| at < f.start)
     };
     let mut ranges = Vec::new();
     let mut open_at_end = false;
-    // Every reasoning marker holds `<` or `[`: one the text lacks is not searched for.
-    let held = MarkerBytes::of(text);
-    if !held.angle && !held.bracket {
+    // Every reasoning marker holds `<` or `[`: one the text lacks (`held`) is not
+    // searched for.
+    if !held.any() {
         return Reasoning {
             ranges,
             open_at_end,
@@ -155,11 +156,17 @@ pub fn reasoning(text: &[u8], fenced: &[Range<usize>], beginning: Beginning) -> 
 }
 
 /// The first `<think>` or `</think>` outside the `fenced` ranges: it says whether the
-/// reply began with reasoning. Until one comes, a later unopened `</think>` would make
-/// everything before it reasoning.
-pub fn first_think_marker(text: &[u8], fenced: &[Range<usize>]) -> Option<usize> {
+/// reply began with reasoning (`held` as for `reasoning`). Until one comes, a later
+/// unopened `</think>` would make everything before it reasoning.
+pub fn first_think_marker(
+    text: &[u8],
+    fenced: &[Range<usize>],
+    held: MarkerBytes,
+) -> Option<usize> {
     // Both markers hold `<`.
-    memchr::memchr(b'<', text)?;
+    if !held.angle {
+        return None;
+    }
     let outside = |at: &usize| {
         let next = fenced.partition_point(|f| f.end <= *at);
         fenced.get(next).is_none_or(|f| *at < f.start)
@@ -290,15 +297,20 @@ mod tests {
                 String::from_utf8_lossy(marker)
             );
         }
-        let bracketed = reasoning(b"[THINK]x[/THINK] y", &[], Beginning::REPLY);
+        let text = b"[THINK]x[/THINK] y";
+        let bracketed = reasoning(text, &[], Beginning::REPLY, MarkerBytes::of(text));
         assert_eq!(bracketed.ranges, vec![Range { start: 0, end: 16 }]);
         assert!(shown("think: no tags here, action", &[]).is_empty());
-        assert_eq!(first_think_marker(b"think /think", &[]), None);
+        let text = b"think /think";
+        assert_eq!(first_think_marker(text, &[], MarkerBytes::of(text)), None);
     }
 
     #[test]
     fn a_block_closes_only_with_its_own_closer() {
-        let open_at_end = |text: &str| reasoning(text.as_bytes(), &[], Beginning::REPLY).unclosed();
+        let open_at_end = |text: &str| {
+            let text = text.as_bytes();
+            reasoning(text, &[], Beginning::REPLY, MarkerBytes::of(text)).unclosed()
+        };
         assert_eq!(open_at_end("a<think>x<|call|>"), Some(1));
         assert_eq!(
             open_at_end("a<think>y</think><|channel|>analysis<|message|>x</think>"),

@@ -34,7 +34,7 @@ use super::fence::{self, Masked};
 use super::payload::Payloads;
 use super::reasoning::{self, merge};
 use super::span::{self, Candidate, Candidates};
-use super::text::{cp_at, may_hold_tag};
+use super::text::{MarkerBytes, cp_at};
 use super::{Allowlist, Beginning, SalvageError};
 use crate::profile::Profile;
 use crate::py::unicode::is_space;
@@ -79,11 +79,22 @@ pub fn scanned(
     tools: &Allowlist,
     profile: Profile,
 ) -> Result<Scanned, SalvageError> {
+    // Every marker but ReAct's holds `<` or `[`: which of them the text holds is asked
+    // once here, not again by reasoning and the think marker of every round (prose that
+    // reaches the scan through `action` has neither). The scanners ask again of the text
+    // they read: masking reasoning or a fence may leave it without a byte the content
+    // holds.
+    let read = Read {
+        beginning,
+        tools,
+        profile,
+        held: MarkerBytes::of(content),
+    };
     if profile.is_faithful() {
         let fenced = fence::fenced_ranges(content);
         let open = fence::unclosed(content, &fenced);
         let masked = Masked::with_ranges(content, fenced.clone());
-        let (candidates, reached) = embedded(&masked, tools, profile)?;
+        let (candidates, reached) = embedded(&masked, &read)?;
         return Ok(Scanned {
             first_start: first_start(&candidates),
             candidates,
@@ -93,12 +104,8 @@ pub fn scanned(
             structures: Vec::new(),
         });
     }
-    // Every token opener and reasoning marker holds `<` or `[`: whether the text does is
-    // asked once here, not again by the token scan, reasoning and the think marker of
-    // every round (prose that reaches the scan through `action` has neither).
-    let tags = may_hold_tag(content);
-    let read_tokens = || match tags {
-        true => tokens(&Masked::with_ranges(content, Vec::new()), tools, profile),
+    let read_tokens = || match read.held.any() {
+        true => tokens(&Masked::with_ranges(content, Vec::new()), &read),
         false => (Candidates::new(), None),
     };
     let mut raw = Some(read_tokens());
@@ -106,12 +113,6 @@ pub fn scanned(
     // What an earlier round read decided what the next one masks: a structure still open
     // in any round may yet change the answer.
     let mut open_before = None;
-    let read = Read {
-        beginning,
-        tools,
-        profile,
-        tags,
-    };
     for round in 1..=ROUNDS {
         let raw = raw.take().unwrap_or_else(read_tokens);
         let pass = pass(content, &read, raw, &opaque)?;
@@ -195,13 +196,13 @@ struct Pass {
     embedded: Vec<Range<usize>>,
 }
 
-/// How a scan reads a text, and whether the text holds a `<` or a `[` at all.
+/// How a scan reads a text, and which of `<` and `[` the text holds.
 #[derive(Clone, Copy)]
 struct Read<'t> {
     beginning: Beginning,
     tools: &'t Allowlist,
     profile: Profile,
-    tags: bool,
+    held: MarkerBytes,
 }
 
 /// Steps 2 to 4 of the scan, given the token candidates `raw` found in the unmasked text
@@ -213,18 +214,12 @@ fn pass(
     opaque: &[Range<usize>],
 ) -> Result<Pass, SalvageError> {
     let Read {
-        beginning,
-        tools,
-        profile,
-        tags,
+        beginning, held, ..
     } = *read;
     let (mut tokens, raw_token_open) = raw;
     let fenced = fence::fenced_ranges_around(content, opaque);
     let open_fence = fence::unclosed(content, &fenced);
-    let mut reasoning = match tags {
-        true => reasoning::reasoning(content, &fenced, beginning),
-        false => reasoning::Reasoning::NONE,
-    };
+    let mut reasoning = reasoning::reasoning(content, &fenced, beginning, held);
     let mut read_as_text = fenced.clone();
     let mut first = first_start(&tokens);
     // A structure still open in the text with only fences masked may yet turn a
@@ -235,11 +230,7 @@ fn pass(
         // A reasoning marker inside a call's arguments (a file that holds `</think>`) is
         // text: find the calls with only fences masked, and look for reasoning outside
         // them as well as outside the fences.
-        let (early, early_open) = embedded(
-            &Masked::with_ranges(content, fenced.clone()),
-            tools,
-            profile,
-        )?;
+        let (early, early_open) = embedded(&Masked::with_ranges(content, fenced.clone()), read)?;
         first = earliest([first, first_start(&early)]);
         early_open_before = early_open;
         let calls = tokens.iter().chain(early.iter()).filter(|c| c.is_call());
@@ -250,20 +241,18 @@ fn pass(
                 .chain(calls.map(|c| c.span.clone()))
                 .collect(),
         );
-        reasoning = reasoning::reasoning(content, &read_as_text, beginning);
+        reasoning = reasoning::reasoning(content, &read_as_text, beginning, held);
     }
     let open_reasoning = reasoning.unclosed();
     let reasoning = reasoning.ranges;
-    let think_marker = match (beginning.unopened_think, tags) {
-        (true, true) => reasoning::first_think_marker(content, &read_as_text),
-        (true, false) => None,
-        (false, _) => Some(0),
+    let think_marker = match beginning.unopened_think {
+        true => reasoning::first_think_marker(content, &read_as_text, held),
+        false => Some(0),
     };
     let mut reached_in_tokens = None;
     let mut reread = None;
     if !reasoning.is_empty() {
-        (tokens, reached_in_tokens) =
-            tokens_in_original(content, reasoning.clone(), tools, profile);
+        (tokens, reached_in_tokens) = tokens_in_original(content, reasoning.clone(), read);
         reread = Some(disjoint(&tokens));
     }
     let hidden = merge(
@@ -277,13 +266,13 @@ fn pass(
         // An opener written in a fence (an example of the format) took the closer of the
         // first call of its dialect after the fence: read the tokens again with the
         // fences masked too, so that call pairs its own opener with its closer.
-        (tokens, reached_in_tokens) = tokens_in_original(content, hidden.clone(), tools, profile);
+        (tokens, reached_in_tokens) = tokens_in_original(content, hidden.clone(), read);
         reread = Some(disjoint(&tokens));
     }
     tokens.retain(|c| !starts_inside(&hidden, c.span.start));
     let reached_in_tokens = reached_in_tokens.filter(|&at| !starts_inside(&hidden, at));
     let masked = Masked::with_ranges(content, hidden.clone());
-    let (mut candidates, reached) = embedded(&masked, tools, profile)?;
+    let (mut candidates, reached) = embedded(&masked, read)?;
     // Only spans kept out of fence masking can be quoted: nothing to record without them.
     let embedded_spans = match opaque.is_empty() {
         true => Vec::new(),
@@ -556,12 +545,8 @@ fn earliest<const N: usize>(positions: [Option<usize>; N]) -> Option<usize> {
 type Reading = (Candidates, Option<usize>);
 
 /// The six dialects' candidates over `masked`, with spans in the original text.
-fn embedded(
-    masked: &Masked<'_>,
-    tools: &Allowlist,
-    profile: Profile,
-) -> Result<Reading, SalvageError> {
-    let payloads = Payloads::new(masked, tools, profile);
+fn embedded(masked: &Masked<'_>, read: &Read<'_>) -> Result<Reading, SalvageError> {
+    let payloads = Payloads::new(masked, read.tools, read.profile);
     let mut candidates = dialect::scan_embedded(&payloads)?;
     to_original(masked, &mut candidates);
     let reached = payloads.open().map(|at| masked.to_original(at));
@@ -569,21 +554,16 @@ fn embedded(
 }
 
 /// The token dialects' candidates over `masked`, spans as they were found.
-fn tokens(masked: &Masked<'_>, tools: &Allowlist, profile: Profile) -> Reading {
-    let payloads = Payloads::new(masked, tools, profile);
+fn tokens(masked: &Masked<'_>, read: &Read<'_>) -> Reading {
+    let payloads = Payloads::new(masked, read.tools, read.profile);
     let candidates = dialect::scan_tokens(&payloads);
     (candidates, payloads.open())
 }
 
 /// The token dialects' candidates with `hidden` masked, spans in the original text.
-fn tokens_in_original(
-    content: &[u8],
-    hidden: Vec<Range<usize>>,
-    tools: &Allowlist,
-    profile: Profile,
-) -> Reading {
+fn tokens_in_original(content: &[u8], hidden: Vec<Range<usize>>, read: &Read<'_>) -> Reading {
     let masked = Masked::with_ranges(content, hidden);
-    let (mut candidates, reached) = tokens(&masked, tools, profile);
+    let (mut candidates, reached) = tokens(&masked, read);
     to_original(&masked, &mut candidates);
     (candidates, reached.map(|at| masked.to_original(at)))
 }
@@ -664,7 +644,7 @@ mod tests {
     }
 
     /// The scan skips every dialect but ReAct, and reasoning, in text without `<` or `[`
-    /// (`text::may_hold_tag`), and the token dialects whose byte the text lacks
+    /// (`text::MarkerBytes::any`), and the token dialects whose byte the text lacks
     /// (`text::MarkerBytes`): Mistral's and Phi-4's openers hold `[`, every other one `<`,
     /// save Harmony's recipient, which its dialect reads only before a `<|message|>`. A
     /// ReAct step in such prose is still found, and so is every dialect once a `<` comes.

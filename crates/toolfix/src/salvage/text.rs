@@ -12,16 +12,6 @@
 use crate::py::pystr::decode_code_point;
 use crate::py::unicode;
 
-/// Whether `text` holds a `<` or a `[`. Every marker but ReAct's `Action` (each token,
-/// tag and bracket dialect's opener, every reasoning marker) holds one, and case folding
-/// never makes either byte, so text without them (most prose, which reaches the scan
-/// through a word like `action`) is settled by one memchr pass instead of a search per
-/// marker.
-#[inline]
-pub fn may_hold_tag(text: &[u8]) -> bool {
-    memchr::memchr2(b'<', b'[', text).is_some()
-}
-
 /// Which of `<` and `[` a text holds. A marker holding one the text lacks cannot occur
 /// in it (case folding never makes either byte), so a scanner or a reasoning marker that
 /// needs it is not searched for: a reply of Mistral or Phi-4 calls, which has no `<`,
@@ -41,6 +31,14 @@ impl MarkerBytes {
             angle: memchr::memchr(b'<', text).is_some(),
             bracket: memchr::memchr(b'[', text).is_some(),
         }
+    }
+
+    /// Whether the text holds a `<` or a `[`. Every marker but ReAct's `Action` (each
+    /// token, tag and bracket dialect's opener, every reasoning marker) holds one, so text
+    /// without them (most prose, which reaches the scan through a word like `action`) is
+    /// settled by the two memchr passes that made this.
+    pub fn any(self) -> bool {
+        self.angle || self.bracket
     }
 
     /// Whether `marker` may occur in the text: it holds each of `<` and `[` that
