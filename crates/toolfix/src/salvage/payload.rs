@@ -18,7 +18,7 @@ use super::span::Found;
 use super::text::skip_space;
 use super::{Allowlist, SalvageError};
 use crate::profile::{JsonSite, Profile};
-use crate::py::json::{self, DecodeError, GaveUp, Transcoded};
+use crate::py::json::{self, DecodeError, DecodeLimits, GaveUp, Transcoded};
 use crate::py::{PyStr, Value};
 
 /// The payload decoder of one salvage run.
@@ -162,15 +162,7 @@ impl<'a> Payloads<'a> {
     /// begins: a decode cut short by the end of the text leaves it open.
     pub fn value_at(&self, start: usize, pos: usize) -> Option<(Payload<'a>, usize)> {
         let text = self.text();
-        let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        let gave_up = match json::transcode(text, pos, limits) {
-            Ok(plain) => {
-                let end = plain.end;
-                return Some((Payload::Plain(plain), end));
-            }
-            Err(gave_up) => gave_up,
-        };
-        let decoded = json::raw_decode_after(gave_up, text, pos, limits);
+        let decoded = read(text, pos, self.profile.json_limits(JsonSite::OpenEnded));
         if pos >= text.len()
             || decoded
                 .as_ref()
@@ -178,25 +170,14 @@ impl<'a> Payloads<'a> {
         {
             self.reaches_end(start);
         }
-        decoded
-            .ok()
-            .map(|(value, end)| (Payload::Decoded(value), end))
+        decoded.ok()
     }
 
     /// The JSON value at `pos` of the masked text, read no further than `bound`, and its
     /// end; `None` when none reads there.
     pub fn value_within(&self, pos: usize, bound: usize) -> Option<(Payload<'a>, usize)> {
-        let text = &self.text()[..bound];
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        match json::transcode(text, pos, limits) {
-            Ok(plain) => {
-                let end = plain.end;
-                Some((Payload::Plain(plain), end))
-            }
-            Err(gave_up) => json::raw_decode_after(gave_up, text, pos, limits)
-                .ok()
-                .map(|(value, end)| (Payload::Decoded(value), end)),
-        }
+        read(&self.text()[..bound], pos, limits).ok()
     }
 
     /// `value_at`, or when no value reads at `pos`, how far the payload reaches: the
@@ -205,17 +186,8 @@ impl<'a> Payloads<'a> {
     /// `pos..reach` of a payload that does not read, so a call quoted in the part that was
     /// written never runs (`docs/guarantees.md` G4).
     pub fn payload_or_reach(&self, pos: usize) -> Result<(Payload<'a>, usize), usize> {
-        let text = self.text();
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        match json::transcode(text, pos, limits) {
-            Ok(plain) => {
-                let end = plain.end;
-                Ok((Payload::Plain(plain), end))
-            }
-            Err(gave_up) => json::raw_decode_after(gave_up, text, pos, limits)
-                .map(|(value, end)| (Payload::Decoded(value), end))
-                .map_err(|error| self.reach(pos, error)),
-        }
+        read(self.text(), pos, limits).map_err(|error| self.reach(pos, error))
     }
 
     /// `payload_or_reach` without building the value: where it ends, or how far it reaches.
@@ -336,6 +308,23 @@ impl<'a> Payloads<'a> {
                 _ => None,
             },
         }
+    }
+}
+
+/// The JSON value that starts exactly at `pos` of `text` (`raw_decode`), and its end:
+/// transcoded when it is plain JSON, decoded otherwise.
+fn read(
+    text: &[u8],
+    pos: usize,
+    limits: DecodeLimits,
+) -> Result<(Payload<'_>, usize), DecodeError> {
+    match json::transcode(text, pos, limits) {
+        Ok(plain) => {
+            let end = plain.end;
+            Ok((Payload::Plain(plain), end))
+        }
+        Err(gave_up) => json::raw_decode_after(gave_up, text, pos, limits)
+            .map(|(value, end)| (Payload::Decoded(value), end)),
     }
 }
 
