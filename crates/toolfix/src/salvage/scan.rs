@@ -23,6 +23,9 @@
 //!    without it (`quoted`, `in_reasoning`); they run again too when a token span reaches
 //!    further with reasoning masked (its first closer was written while thinking), so
 //!    fences are found around the spans as they are read, whatever text comes later;
+//!    a span read with fences masked stays opaque only over fences whose opener a token
+//!    span read unmasked held (`read_around`): a block that read on through a fence's
+//!    blanks does not own it;
 //! 6. `span::select` orders all candidates and applies the starts-inside rule.
 //!
 //! Every step is linear: each scans the text a fixed number of times (at most `ROUNDS`).
@@ -257,7 +260,8 @@ fn pass(
     }
     let hidden = merge(
         fenced
-            .into_iter()
+            .iter()
+            .cloned()
             .chain(reasoning.iter().cloned())
             .collect(),
     );
@@ -266,8 +270,9 @@ fn pass(
         // An opener written in a fence (an example of the format) took the closer of the
         // first call of its dialect after the fence: read the tokens again with the
         // fences masked too, so that call pairs its own opener with its closer.
+        let unmasked = std::mem::take(&mut tokens);
         (tokens, reached_in_tokens) = tokens_in_original(content, hidden.clone(), read);
-        reread = Some(disjoint(&tokens));
+        reread = Some(read_around(disjoint(&tokens), &fenced, &unmasked));
     }
     tokens.retain(|c| !starts_inside(&hidden, c.span.start));
     let reached_in_tokens = reached_in_tokens.filter(|&at| !starts_inside(&hidden, at));
@@ -589,6 +594,32 @@ fn disjoint(candidates: &[Candidate]) -> Vec<Range<usize>> {
     kept
 }
 
+/// The `spans` (sorted, disjoint), read with `fenced` masked, that may stay opaque in the
+/// next round: each fence one of them overlaps must open inside a span read with no
+/// fence masked (`unmasked`), as a call's own fence does (DeepSeek V3's ```` ```json ````,
+/// found as a fence only because the span that held it took the closer of a later call).
+/// A span that grew over a fence whose opener no token read (a block left open reads on
+/// through the blanks of the fence after its opener) does not own it: kept opaque, it
+/// would unmask that fence in the next round, and the example inside would run (F31 in
+/// docs/fuzzing.md).
+fn read_around(
+    spans: Vec<Range<usize>>,
+    fenced: &[Range<usize>],
+    unmasked: &[Candidate],
+) -> Vec<Range<usize>> {
+    let token_text = merge(unmasked.iter().map(|c| c.span.clone()).collect());
+    spans
+        .into_iter()
+        .filter(|s| {
+            let first = fenced.partition_point(|f| f.end <= s.start);
+            fenced[first..]
+                .iter()
+                .take_while(|f| f.start < s.end)
+                .all(|f| starts_inside(&token_text, f.start))
+        })
+        .collect()
+}
+
 /// The earliest token candidate that starts inside a hidden range (a fence, reasoning)
 /// and ends after it. Such a candidate is dropped, but it paired its opener with a closer
 /// after the range, so the block whose closer it took reads as no call (the pairing
@@ -707,6 +738,19 @@ mod tests {
         let reply =
             format!("<think>It writes <｜tool▁call▁begin｜> first.</think>\n{call}\n{example}");
         assert_eq!(names(&reply), ["get_weather"]);
+    }
+
+    /// F31: a Granite block left open reads on through the fence after its opener, with
+    /// that fence masked, when a Harmony message that starts inside the fence's second
+    /// part (the rest of its closing run opens another) reaches past it. The block's
+    /// longer span must not unmask the fence in the next round: the example stays one.
+    #[test]
+    fn a_block_read_over_a_masked_fence_does_not_unmask_it() {
+        let reply = "<|tool_call|>[\t````````text\n\
+                     <tool_call>delete_all\n<arg_key>path</arg_key>\n<arg_value>/</arg_value>\n</tool_call>\n\
+                     ```````````\n\
+                     <|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\n  \"```\"";
+        assert_eq!(names(reply), Vec::<String>::new());
     }
 
     /// A token call's own fence stays its own: DeepSeek V3's JSON between ```json and ```.
