@@ -78,7 +78,7 @@ impl<'a> Payloads<'a> {
             Some(types) => typed_arguments(types, pairs),
             None => typed_arguments(&ParamTypes::default(), pairs),
         };
-        Some(Found::new(name, args))
+        Some(Found { name, args })
     }
 
     /// A call whose name the format writes outside its JSON arguments (`NAME[ARGS]{…}`):

@@ -26,6 +26,7 @@
 //! it back that way; so a GLM value the schema does not describe is read as JSON when the
 //! whole value is a JSON object, array, number, boolean or null (`Written::TextOrJson`).
 
+use super::call::Args;
 use crate::profile::STRICT_MAX_DEPTH;
 use crate::py::json::{self, DecodeLimits};
 use crate::py::{Dict, PyStr, Value};
@@ -203,7 +204,19 @@ impl From<PyStr> for Written {
 /// Arguments built from the `(key, written)` pairs of a format without JSON arguments,
 /// untyped ones typed by `types`; a repeated key keeps its first position and its last
 /// value, as a JSON object would.
-pub(crate) fn typed_arguments(types: &ParamTypes, pairs: Vec<(PyStr, Written)>) -> Value {
+///
+/// The usual call (distinct keys, every value a string or a JSON scalar) is written
+/// straight as its `json.dumps`, which reads back as the same dict (`Args::Written`): no
+/// dict is built, hashed and dropped for each call of a flood. Anything else is built.
+pub(crate) fn typed_arguments(types: &ParamTypes, pairs: Vec<(PyStr, Written)>) -> Args {
+    match written(types, &pairs) {
+        Some(text) => Args::Written(text),
+        None => Args::Decoded(built(types, pairs)),
+    }
+}
+
+/// The arguments of `pairs` built as a dict.
+fn built(types: &ParamTypes, pairs: Vec<(PyStr, Written)>) -> Value {
     let mut args = Dict::default();
     for (key, written) in pairs {
         let value = match written {
@@ -215,6 +228,52 @@ pub(crate) fn typed_arguments(types: &ParamTypes, pairs: Vec<(PyStr, Written)>) 
         args.insert(key, value);
     }
     Value::Dict(args)
+}
+
+/// How many pairs `written` compares key by key for repeats; more are built as a dict.
+const WRITTEN_PAIRS: usize = 16;
+
+/// `json.dumps` of the arguments of `pairs`, when their keys are distinct (compared pair
+/// by pair, up to `WRITTEN_PAIRS`) and no value is a container, which could nest past
+/// what written arguments are read back with (`json::read_back`).
+fn written(types: &ParamTypes, pairs: &[(PyStr, Written)]) -> Option<PyStr> {
+    let distinct = pairs.len() <= WRITTEN_PAIRS
+        && pairs
+            .iter()
+            .enumerate()
+            .all(|(i, (key, _))| pairs[..i].iter().all(|(k, _)| k != key));
+    if !distinct {
+        return None;
+    }
+    let mut out = String::with_capacity(64);
+    out.push('{');
+    for (i, (key, value)) in pairs.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        json::write_key(&mut out, key);
+        match value {
+            Written::Text(text) => json::write_str(&mut out, text.as_bytes()),
+            Written::Untyped(raw) => match types.declared(key) {
+                None => json::write_str(&mut out, raw.as_bytes()),
+                Some(declared) => write_scalar(&mut out, &convert(raw, declared))?,
+            },
+            Written::TextOrJson(raw) => {
+                write_scalar(&mut out, &types.convert_or_json(key, raw))?;
+            }
+            Written::Value(value) => write_scalar(&mut out, value)?,
+        }
+    }
+    out.push('}');
+    Some(PyStr::from(out))
+}
+
+/// Appends `json.dumps(value)` to `out`, unless `value` is a container (`None` then).
+fn write_scalar(out: &mut String, value: &Value) -> Option<()> {
+    match value {
+        Value::List(_) | Value::Dict(_) | Value::Opaque(_) => None,
+        scalar => json::dump_into(out, scalar).ok(),
+    }
 }
 
 #[cfg(test)]
@@ -232,6 +291,74 @@ mod tests {
 
     fn converted(types: &ParamTypes, key: &str, raw: &str) -> Value {
         types.convert(&PyStr::from(key), &PyStr::from(raw))
+    }
+
+    /// Arguments written straight are the `json.dumps` of the dict built from the same
+    /// pairs, and read back as it; repeated keys and containers are built.
+    #[test]
+    fn written_arguments_are_the_dumps_of_the_dict_built() {
+        let types = schema(
+            r#"{"type": "object", "properties": {
+                "n": {"type": "integer"}, "x": {"type": "number"}, "b": {"type": "boolean"},
+                "o": {"type": "object"}, "s": {"type": "string"},
+                "maybe": {"type": ["integer", "null"]}}}"#,
+        );
+        let text = |t: &str| PyStr::from(t);
+        let lone = PyStr::from_generalized_utf8(b"a\xed\xa0\x80b");
+        let pairs = || -> Vec<Vec<(PyStr, Written)>> {
+            vec![
+                vec![],
+                vec![(text("city"), Written::Untyped(text("Paris")))],
+                vec![
+                    (text("n"), Written::Untyped(text("3"))),
+                    (text("x"), Written::Untyped(text("1e400"))),
+                    (text("b"), Written::Untyped(text("TRUE"))),
+                    (text("maybe"), Written::Untyped(text("null"))),
+                    (text("s"), Written::Untyped(text("42"))),
+                    (text("n2"), Written::TextOrJson(text("-0.0"))),
+                    (text("t"), Written::Text(text("7"))),
+                    (
+                        text("v"),
+                        Written::Value(json::read_back(b"12345678901234567890").unwrap()),
+                    ),
+                ],
+                vec![
+                    (
+                        text("q\"uote\\"),
+                        Written::Untyped(text("line\n\ttab é 🎉 </parameter>")),
+                    ),
+                    (lone.clone(), Written::Untyped(lone.clone())),
+                    (text("n"), Written::Untyped(text("three"))),
+                ],
+                vec![
+                    (text("a"), Written::Untyped(text("1"))),
+                    (text("a"), Written::Untyped(text("2"))),
+                ],
+                vec![(text("o"), Written::Untyped(text(r#"{"k": [1]}"#)))],
+                vec![(text("j"), Written::TextOrJson(text("[1, 2]")))],
+            ]
+        };
+        let mut as_written = 0;
+        for (pairs, again) in pairs().into_iter().zip(pairs()) {
+            let dict = built(&types, again);
+            match written(&types, &pairs) {
+                Some(text) => {
+                    as_written += 1;
+                    assert_eq!(text.as_str(), Some(json::dumps(&dict).unwrap().as_str()));
+                    assert_eq!(json::read_back(text.as_bytes()).unwrap(), dict);
+                }
+                None => {
+                    let Value::Dict(dict) = dict else {
+                        panic!("built arguments are a dict")
+                    };
+                    let nested = dict
+                        .values()
+                        .any(|v| matches!(v, Value::List(_) | Value::Dict(_)));
+                    assert!(nested || dict.len() < pairs.len(), "{dict:?}");
+                }
+            }
+        }
+        assert_eq!(as_written, 4);
     }
 
     #[test]

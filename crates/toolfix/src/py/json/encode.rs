@@ -16,18 +16,26 @@ use crate::py::{PyStr, Value};
 pub fn dumps(v: &Value) -> Result<String, EncodeError> {
     // Room for a typical call's arguments up front, rather than growing from nothing.
     let mut out = String::with_capacity(64);
+    dump_into(&mut out, v)?;
+    Ok(out)
+}
+
+/// `json.dumps(v)` appended to `out`, for a writer that puts a value inside text of its
+/// own (the arguments of a format without JSON, `salvage::schema`). On an error `out`
+/// holds part of the value.
+pub fn dump_into(out: &mut String, v: &Value) -> Result<(), EncodeError> {
     // The containers being written; a call's arguments rarely nest past the inline room.
     let mut open: SmallVec<[Items<'_>; 8]> = SmallVec::new();
     let mut value = v;
     loop {
-        if let Some((items, first)) = write_value(&mut out, value)? {
+        if let Some((items, first)) = write_value(out, value)? {
             open.push(items);
             value = first;
             continue;
         }
-        match next_item(&mut out, &mut open) {
+        match next_item(out, &mut open) {
             Some(next) => value = next,
-            None => return Ok(out),
+            None => return Ok(()),
         }
     }
 }
@@ -103,7 +111,8 @@ fn next_item<'a>(out: &mut String, open: &mut SmallVec<[Items<'a>; 8]>) -> Optio
     }
 }
 
-fn write_key(out: &mut String, key: &PyStr) {
+/// A dict key and the separator after it.
+pub fn write_key(out: &mut String, key: &PyStr) {
     write_str(out, key.as_bytes());
     out.push_str(": ");
 }
