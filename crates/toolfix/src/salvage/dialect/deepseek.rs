@@ -34,7 +34,7 @@ const DSML_INVOKE_CLOSE: &str = "</｜DSML｜invoke>";
 const DSML_PARAMETER: &str = "<｜DSML｜parameter";
 const DSML_PARAMETER_CLOSE: &str = "</｜DSML｜parameter>";
 
-const DSML: Syntax = Syntax {
+pub(super) const DSML: Syntax = Syntax {
     section: (
         "<｜DSML｜function_calls>".as_bytes(),
         "</｜DSML｜function_calls>".as_bytes(),

@@ -42,7 +42,7 @@ const VALUE_CLOSE: &[u8] = b"</arg_value>";
 const MAX_NAME: usize = 256;
 
 /// GLM's values: `<arg_value>` … `</arg_value>`, then the next key or `</tool_call>`.
-const VALUES: ValueSyntax = ValueSyntax {
+pub(super) const VALUES: ValueSyntax = ValueSyntax {
     open: VALUE,
     close: VALUE_CLOSE,
     is_open_tag: |_, _| true,

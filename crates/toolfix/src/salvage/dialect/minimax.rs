@@ -24,7 +24,7 @@ const INVOKE_CLOSE: &[u8] = b"</invoke>";
 const PARAMETER: &[u8] = b"<parameter";
 const PARAMETER_CLOSE: &[u8] = b"</parameter>";
 
-const SYNTAX: Syntax = Syntax {
+pub(super) const SYNTAX: Syntax = Syntax {
     section: (b"<minimax:tool_call>", b"</minimax:tool_call>"),
     invoke: (INVOKE, INVOKE_CLOSE),
     parameter: (PARAMETER, PARAMETER_CLOSE),

@@ -43,7 +43,7 @@ const WRAP_CLOSE: &[u8] = b"</tool_call>";
 
 /// Qwen's values: `<parameter=K>` … `</parameter>`, then the next parameter or
 /// `</function>`.
-const VALUES: ValueSyntax = ValueSyntax {
+pub(super) const VALUES: ValueSyntax = ValueSyntax {
     open: PARAM,
     close: PARAM_CLOSE,
     is_open_tag: |text, i| name_then_gt(text, i + PARAM.len()).is_some(),
