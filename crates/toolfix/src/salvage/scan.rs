@@ -157,6 +157,10 @@ pub fn scanned(
 /// it, which changes how all the text after it reads: a stream settles nothing from it
 /// until the end decides.
 fn fence_mark_inside(content: &[u8], tokens: &[Candidate]) -> Option<usize> {
+    // Most replies hold no mark at all: asked once, not of each span of a flood.
+    if !fence::holds_mark(content) {
+        return None;
+    }
     tokens
         .iter()
         .filter(|c| fence::holds_mark(&content[c.span.clone()]))
@@ -289,7 +293,7 @@ fn pass(
     // stream keeps its text. An open position inside a candidate moves to the candidate's
     // end: an earliest position that merged several (`Payloads::open`) may hide a real
     // one after the candidate, never one inside it.
-    let outermost = Outermost::of(candidates.iter().chain(tokens.iter()));
+    let outermost = Outermost::of(candidates.iter().chain(tokens.iter()), content.len());
     let data = |at: Option<usize>| at.map(|at| outermost.around(at).map_or(at, |s| s.end));
     let tokens_open = earliest([
         data(reached_in_tokens),
@@ -298,10 +302,9 @@ fn pass(
     ]);
     let mut structures = structures(content, &tokens, &outermost);
     structures.extend(chains(&candidates));
-    let near_end = markers_near_end(content, &outermost.0);
+    let near_end = markers_near_end(content, &outermost.spans);
     let fence_inside = fence_mark_inside(content, &tokens);
     candidates.append(&mut tokens);
-    let quoted_reaching_past = outermost.reached_past(&candidates, content.len());
     let scanned = Scanned {
         first_start: earliest([first, first_start(&candidates)]),
         candidates,
@@ -312,7 +315,7 @@ fn pass(
             early_open_before,
             tokens_open,
             near_end,
-            quoted_reaching_past,
+            outermost.reached_past,
             fence_inside,
             hidden_reaching_past,
         ]),
@@ -379,40 +382,45 @@ fn quoted(embedded: &[Range<usize>], opaque: &[Range<usize>]) -> Vec<Range<usize
 /// The spans of the candidates that start inside no other, sorted and disjoint: what
 /// starts strictly inside one of them is its data (the starts-inside rule of
 /// `span::select` drops it).
-struct Outermost(Vec<Range<usize>>);
+struct Outermost {
+    spans: Vec<Range<usize>>,
+    /// The earliest outermost span that a candidate quoted inside it reaches past (a
+    /// block whose closer comes after the span), or may yet (one that reaches the end of
+    /// the text): what follows the span is read with that block open, so a stream must
+    /// keep the span's text, and settle nothing from it, until the end decides.
+    reached_past: Option<usize>,
+}
 
 impl Outermost {
-    fn of<'c>(candidates: impl Iterator<Item = &'c Candidate>) -> Outermost {
+    /// The outermost spans of `candidates`, in a text `len` bytes long. Found in the one
+    /// pass that sorts them: a span that starts strictly inside the last outermost one is
+    /// quoted in it.
+    fn of<'c>(candidates: impl Iterator<Item = &'c Candidate>, len: usize) -> Outermost {
         let mut spans: Vec<Range<usize>> = candidates.map(|c| c.span.clone()).collect();
         spans.sort_unstable_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
         let mut outer: Vec<Range<usize>> = Vec::new();
+        let mut reached_past = None;
         for span in spans {
-            if outer.last().is_none_or(|last| span.start >= last.end) {
-                outer.push(span);
+            match outer.last() {
+                Some(last) if span.start < last.end => {
+                    let quoted = last.start < span.start;
+                    if quoted && (span.end > last.end || span.end == len) {
+                        reached_past = earliest([reached_past, Some(last.start)]);
+                    }
+                }
+                _ => outer.push(span),
             }
         }
-        Outermost(outer)
+        Outermost {
+            spans: outer,
+            reached_past,
+        }
     }
 
     /// The outermost span `at` lies strictly inside.
     fn around(&self, at: usize) -> Option<&Range<usize>> {
-        let before = self.0.partition_point(|s| s.start < at);
-        self.0[..before].last().filter(|s| at < s.end)
-    }
-
-    /// The earliest outermost span that a candidate quoted inside it reaches past (a
-    /// block whose closer comes after the span), or may yet (one that reaches the end of
-    /// the text, `len`): what follows the span is read with that block open, so a stream
-    /// must keep the span's text, and settle nothing from it, until the end decides.
-    fn reached_past(&self, candidates: &[Candidate], len: usize) -> Option<usize> {
-        candidates
-            .iter()
-            .filter_map(|c| {
-                self.around(c.span.start)
-                    .filter(|o| c.span.end > o.end || c.span.end == len)
-            })
-            .map(|o| o.start)
-            .min()
+        let before = self.spans.partition_point(|s| s.start < at);
+        self.spans[..before].last().filter(|s| at < s.end)
     }
 }
 
@@ -428,7 +436,7 @@ fn structures(content: &[u8], tokens: &[Candidate], outermost: &Outermost) -> Ve
     spans.sort_unstable_by_key(|s| s.start);
     let mut out: Vec<Range<usize>> = Vec::new();
     // Both run in text order: one pass over the outermost spans finds each one around.
-    let mut outer = outermost.0.iter().peekable();
+    let mut outer = outermost.spans.iter().peekable();
     for span in spans {
         while outer.next_if(|o| o.end <= span.start).is_some() {}
         if outer.peek().is_some_and(|o| o.start < span.start) {
