@@ -8,6 +8,9 @@ use super::schema::ParamTypes;
 use crate::profile::Profile;
 use crate::py::{PyStr, Value};
 
+/// Up to how many offered names a lookup compares them one by one.
+const FEW_NAMES: usize = 4;
+
 /// `_advertised_tool_names(tools)`: the names a recovered call may use.
 ///
 /// Empty names are dropped, as Python drops falsy ones. A tool list can also hold entries
@@ -48,7 +51,12 @@ impl Allowlist {
 
     /// Whether a recovered `name` was offered (exact, case-sensitive, no normalisation).
     pub fn contains(&self, name: &PyStr) -> bool {
-        self.names.contains(name)
+        // A handful of names is compared one by one: cheaper than hashing the name and
+        // probing, once per recovered call.
+        match self.names.len() <= FEW_NAMES {
+            true => self.names.iter().any(|n| n.as_bytes() == name.as_bytes()),
+            false => self.names.contains(name),
+        }
     }
 
     /// Whether nothing was offered, in which case salvage returns nothing.
