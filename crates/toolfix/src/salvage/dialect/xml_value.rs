@@ -20,8 +20,8 @@
 //! follows it: the call is malformed, and ends there, so one broken call does not swallow
 //! the calls after it. A value that reaches the end of the reply is unclosed (cut off).
 //!
-//! Every search moves forward through the text (`Finder`), so scanning a reply costs one
-//! pass whatever it holds.
+//! Every search moves forward through the text (a value's end by its tags' `<`, a
+//! block's closer with a `Finder`), so scanning a reply costs one pass whatever it holds.
 
 use memchr::memchr;
 use memchr::memmem::{self, FindIter};
