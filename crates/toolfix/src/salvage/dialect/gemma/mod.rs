@@ -301,7 +301,20 @@ impl Reader<'_> {
             max_depth: STRICT_MAX_DEPTH,
             int_max_str_digits: None,
         };
-        let decoded = json::raw_decode(self.text, i, limits);
+        // Only the syntax is read while checking: an integer or a literal by its bytes,
+        // anything else by the decoder, which then builds nothing (a string comes back
+        // empty, so that a key still reads as one).
+        let unbuilt = match self.text[i] {
+            b'"' => Value::Str(PyStr::default()),
+            _ => Value::None,
+        };
+        let decoded = match self.build {
+            true => json::raw_decode(self.text, i, limits),
+            false => match plain_scalar_end(self.text, i) {
+                Some(end) => Ok((unbuilt, end)),
+                None => json::raw_check(self.text, i, limits).map(|end| (unbuilt, end)),
+            },
+        };
         let kind = match self.text[i] {
             b'"' => Cut::InString,
             _ => Cut::Outside,
@@ -348,9 +361,83 @@ fn bare_word_len(text: &[u8]) -> usize {
         .count()
 }
 
+/// Where the JSON integer or literal at `i` ends, when the decoder reads it to exactly
+/// there: `true`, `false`, `null`, or `-?(0|[1-9][0-9]*)` followed by a byte that no number
+/// continues with. Anything else (a float, `NaN`, a string, the text ending) is left to
+/// the decoder.
+fn plain_scalar_end(text: &[u8], i: usize) -> Option<usize> {
+    let rest = &text[i..];
+    for literal in [&b"true"[..], b"false", b"null"] {
+        if rest.starts_with(literal) {
+            return Some(i + literal.len());
+        }
+    }
+    let sign = usize::from(rest.first() == Some(&b'-'));
+    let digits = rest[sign..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let end = sign + digits;
+    let plain = digits > 0
+        && (rest[sign] != b'0' || digits == 1)
+        && !matches!(rest.get(end), None | Some(b'.' | b'e' | b'E'));
+    plain.then_some(i + end)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::strict_calls as calls;
+    use super::*;
+
+    /// The syntax check's fast path ends every scalar it reads where the decoder does, and
+    /// leaves the rest to it.
+    #[test]
+    fn a_plain_scalar_ends_where_the_decoder_ends_it() {
+        let limits = DecodeLimits {
+            max_depth: STRICT_MAX_DEPTH,
+            int_max_str_digits: None,
+        };
+        let mut read = 0;
+        for text in [
+            "1,",
+            "-0}",
+            "0]",
+            "123456789012345678901234567890,",
+            "7 ",
+            "true,",
+            "falsey",
+            "null}",
+            "01,",
+            "-01}",
+            "1.5,",
+            "1.}",
+            "2e3,",
+            "2E3}",
+            "-,",
+            "-a",
+            "12",
+            "tru",
+            "NaN,",
+            "\"s\",",
+            "١,",
+            "1١,",
+        ] {
+            let decoded = json::raw_check(text.as_bytes(), 0, limits).ok();
+            match plain_scalar_end(text.as_bytes(), 0) {
+                Some(end) => {
+                    read += 1;
+                    assert_eq!(Some(end), decoded, "{text:?}");
+                }
+                None => assert!(
+                    decoded.is_none()
+                        || text.contains(['.', 'e', 'E', 'N', '"', '0'])
+                        || decoded == Some(text.len()),
+                    "{text:?}"
+                ),
+            }
+        }
+        assert_eq!(read, 9);
+    }
 
     #[test]
     fn a_closing_token_inside_a_string_does_not_end_the_call() {
