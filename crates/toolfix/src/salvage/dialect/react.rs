@@ -62,6 +62,12 @@ fn action_starts(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
 /// The start of the `action` that ends where the whitespace before `i` starts.
 #[inline]
 fn action_before(text: &[u8], i: usize) -> Option<usize> {
+    // The byte before the colon rules out most at once: ASCII, neither `n` nor blank.
+    if let Some(&byte) = text[..i].last() {
+        if byte < 0x80 && byte | 0x20 != b'n' && !unicode::is_space(u32::from(byte)) {
+            return None;
+        }
+    }
     let end = skip_space_back(text, i);
     // Most colons follow no `n`, and nothing but `n` and `N` folds to it: one byte rules
     // them out before the word is matched.
