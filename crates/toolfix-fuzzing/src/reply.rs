@@ -880,7 +880,7 @@ fn truncate(text: &mut String, mut len: usize) {
 /// are praisonaiagents' (docs/behaviour.md §2(e).2), the others those of the dialects only
 /// `strict` and `portable` recover. The grammar's own copy, so the oracle below does not
 /// trust the probe it checks.
-pub const MARKERS: [&str; 20] = [
+pub const MARKERS: [&str; 21] = [
     "<tool_call>",
     "<function=",
     "[tool_call]",
@@ -901,6 +901,7 @@ pub const MARKERS: [&str; 20] = [
     "<|tool_call>",
     "<|python_start|>",
     "<|tool_call_start|>",
+    "<function_calls>",
     "functools[",
 ];
 
