@@ -187,30 +187,39 @@ pub fn first_think_marker(
 /// reasoning and never closed runs past its `</think>`, so what follows is fenced, not a
 /// whole-content payload. Fences are looked for only once there is reasoning at all.
 pub fn leading(text: &[u8], beginning: Beginning) -> Option<usize> {
-    leading_from(text, beginning, reasoning_ranges(text, &[], beginning))
+    let unfenced = reasoning_ranges(text, &[], beginning);
+    leading_from(text, beginning, &fenced_reading(text, beginning, unfenced))
 }
 
-/// `leading`, from `unfenced`, the reasoning `reasoning_ranges` finds in `text` with no
-/// fence masked, for a caller that has read it already.
-pub fn leading_from(
+/// The reasoning of `text` as the whole-content path reads it: `unfenced` (what
+/// `reasoning_ranges` finds with no fence masked) read again with the fences masked when
+/// there are any, so a `</think>` shown in a fence closes nothing.
+pub fn fenced_reading(
     text: &[u8],
     beginning: Beginning,
     unfenced: Vec<Range<usize>>,
-) -> Option<usize> {
-    let unopened_only = !beginning.whole_content;
-    unfenced.first()?;
+) -> Vec<Range<usize>> {
+    if unfenced.is_empty() {
+        return unfenced;
+    }
     let fenced = super::fence::fenced_ranges(text);
-    let ranges = match fenced.is_empty() {
+    match fenced.is_empty() {
         true => unfenced,
         false => reasoning_ranges(text, &fenced, beginning),
-    };
+    }
+}
+
+/// `leading`, from `ranges`, the reasoning of `text` as `fenced_reading` gives it, for a
+/// caller that has read it already (a stream, which also needs the run).
+pub fn leading_from(text: &[u8], beginning: Beginning, ranges: &[Range<usize>]) -> Option<usize> {
+    let unopened_only = !beginning.whole_content;
     let first = ranges.first()?;
     let before = &text[..first.start];
     let opened = OPENERS
         .iter()
         .any(|opener| text[first.start..].starts_with(opener));
     let counts = !(unopened_only && opened);
-    let end = run_end(text, &ranges);
+    let end = run_end(text, ranges);
     (counts && strip(before).is_empty() && end < text.len()).then_some(end)
 }
 

@@ -355,6 +355,19 @@ mod tests {
         }
     }
 
+    /// F34, found by the `stream` fuzz target: batch salvage reads the reasoning a reply
+    /// begins with outside fences, so a `</think>` shown in a fence after it closes
+    /// nothing, and the pythonic list after the reasoning is the whole content's. The
+    /// stream read that reasoning with no fence masked, took the fenced `</think>` for
+    /// the end of one run of reasoning, and lost the call.
+    #[test]
+    fn a_fenced_think_close_ends_no_leading_reasoning_in_the_stream_either() {
+        let reply = "\u{c}<|channel>thought\nx<channel|>\u{a0}[get_weather(city=\"Oslo\")]\\```json\n</think> z";
+        let tools = Allowlist::new(["get_weather"]);
+        assert_eq!(salvage(&Request::new(reply, &tools)).unwrap().len(), 1);
+        every_cut(reply, false);
+    }
+
     /// Found by the `stream` fuzz target: once reasoning had decided how the reply began,
     /// a settled rejected call (to a tool not offered) was skipped without reserving its
     /// span, so a call quoted in its arguments ran under `strict`; batch salvage drops it.
