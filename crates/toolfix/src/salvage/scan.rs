@@ -111,14 +111,19 @@ pub fn scanned(
         true => tokens(&Masked::with_ranges(content, Vec::new()), &read),
         false => (Candidates::new(), None),
     };
-    let mut raw = Some(read_tokens());
-    let mut opaque = disjoint(raw.as_ref().map_or(&[][..], |(t, _)| t));
+    let raw = read_tokens();
+    let mut opaque = disjoint(&raw.0);
+    let mut reuse = Reuse {
+        unmasked: Some(raw),
+        early: None,
+    };
     // What an earlier round read decided what the next one masks: a structure still open
     // in any round may yet change the answer.
     let mut open_before = None;
     for round in 1..=ROUNDS {
-        let raw = raw.take().unwrap_or_else(read_tokens);
-        let pass = pass(content, &read, raw, &opaque)?;
+        let raw = reuse.unmasked.take().unwrap_or_else(read_tokens);
+        let mut pass = pass(content, &read, raw, &opaque, reuse.early.take())?;
+        reuse = std::mem::take(&mut pass.reuse);
         let drafted = in_reasoning(&pass.reasoning, &opaque);
         let quoted_now = quoted(&pass.embedded, &opaque);
         // With reasoning or a fence masked, a token span may reach further (its closer
@@ -201,6 +206,20 @@ struct Pass {
     /// The spans of the six dialects' candidates in the original text (empty when no span
     /// was opaque).
     embedded: Vec<Range<usize>>,
+    /// What it read that the next pass may take rather than read the whole text again.
+    reuse: Reuse,
+}
+
+/// What one pass read that the next may share, each read depending only on what it is
+/// kept with.
+#[derive(Default)]
+struct Reuse {
+    /// The token candidates of the unmasked text, handed back when reasoning masked
+    /// replaced them: that reading depends on nothing a round decides.
+    unmasked: Option<Reading>,
+    /// The six dialects' candidates with only fences masked, and those fences: the next
+    /// round often finds the same fences.
+    early: Option<(Vec<Range<usize>>, Reading)>,
 }
 
 /// How a scan reads a text, and which of `<` and `[` the text holds.
@@ -219,6 +238,7 @@ fn pass(
     read: &Read<'_>,
     raw: Reading,
     opaque: &[Range<usize>],
+    earlier: Option<(Vec<Range<usize>>, Reading)>,
 ) -> Result<Pass, SalvageError> {
     let Read {
         beginning, held, ..
@@ -233,11 +253,15 @@ fn pass(
     // reasoning marker inside it into text, and so unmask what that marker masks.
     let tokens_open_before = earliest([raw_token_open, calls_near_end(content, &tokens)]);
     let mut early_open_before = None;
+    let mut reuse = Reuse::default();
     if !reasoning.ranges.is_empty() {
         // A reasoning marker inside a call's arguments (a file that holds `</think>`) is
         // text: find the calls with only fences masked, and look for reasoning outside
         // them as well as outside the fences.
-        let (early, early_open) = embedded(&Masked::with_ranges(content, fenced.clone()), read)?;
+        let (early, early_open) = match earlier {
+            Some((fences, early)) if fences == fenced => early,
+            _ => embedded(&Masked::with_ranges(content, fenced.clone()), read)?,
+        };
         first = earliest([first, first_start(&early)]);
         early_open_before = early_open;
         let calls = tokens.iter().chain(early.iter()).filter(|c| c.is_call());
@@ -249,6 +273,7 @@ fn pass(
                 .collect(),
         );
         reasoning = reasoning::reasoning(content, &read_as_text, beginning, held);
+        reuse.early = Some((fenced.clone(), (early, early_open)));
     }
     let open_reasoning = reasoning.unclosed();
     let reasoning = reasoning.ranges;
@@ -259,7 +284,9 @@ fn pass(
     let mut reached_in_tokens = None;
     let mut reread = None;
     if !reasoning.is_empty() {
-        (tokens, reached_in_tokens) = tokens_in_original(content, reasoning.clone(), read);
+        let (read_again, reached) = tokens_in_original(content, reasoning.clone(), read);
+        reuse.unmasked = Some((std::mem::replace(&mut tokens, read_again), raw_token_open));
+        reached_in_tokens = reached;
         reread = Some(disjoint(&tokens));
     }
     let hidden = merge(
@@ -328,6 +355,7 @@ fn pass(
         reasoning,
         reread,
         embedded: embedded_spans,
+        reuse,
     })
 }
 
