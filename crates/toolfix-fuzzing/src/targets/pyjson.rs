@@ -6,8 +6,9 @@ use crate::choice::{Gen, Mode};
 use crate::json::{Json, JsonStyle};
 use crate::surrogates::joined;
 use crate::text::py_str_from_bytes;
+use toolfix::Value;
 use toolfix::py::json::{
-    DecodeLimits, GaveUp, dumps, loads, raw_check, raw_decode, read_back, transcode,
+    DecodeLimits, GaveUp, Transcoded, dumps, loads, raw_check, raw_decode, read_back, transcode,
 };
 
 /// The limits salvage decodes with (CPython's under `praisonai`, the documented bound
@@ -141,6 +142,22 @@ fn transcoded_as_decoded(
     for member in &transcoded.members {
         let kept = transcoded.clone().into_value_text(member);
         assert_eq!(kept.as_bytes(), &written[member.value.clone()]);
+    }
+    members_as_decoded(text, &transcoded, value);
+}
+
+/// A transcoded object lists every member of the decoded dict, in order, each key's
+/// value written where its range says.
+fn members_as_decoded(text: &[u8], transcoded: &Transcoded<'_>, value: &Value) {
+    let Value::Dict(dict) = value else {
+        assert!(transcoded.members.is_empty(), "members of a non-object");
+        return;
+    };
+    assert_eq!(transcoded.members.len(), dict.len(), "members of {dict:?}");
+    for (member, (key, item)) in transcoded.members.iter().zip(dict.iter()) {
+        assert_eq!(&text[member.key.clone()], key.as_bytes());
+        let written = &transcoded.text()[member.value.clone()];
+        assert_eq!(read_back(written).as_ref(), Ok(item), "member {key:?}");
     }
 }
 

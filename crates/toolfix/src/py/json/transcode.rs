@@ -6,8 +6,10 @@
 //! time salvage takes. Plain JSON needs none of it: its `dumps` is the text itself with
 //! CPython's separators, non-ASCII escaped and whitespace dropped. This module writes that
 //! text in one pass (nothing at all while it is the source byte for byte, as it is when a
-//! model writes `dumps`'s own spacing, so a short payload never allocates) and gives up,
-//! leaving the value to the full decoder, on anything whose round trip is not a copy:
+//! model writes `dumps`'s own spacing, so a short payload never allocates; a run of
+//! scalar members written so, `"key": value, …`, is read by one tight loop and copied at
+//! once) and gives up, leaving the value to the full decoder, on anything whose round
+//! trip is not a copy:
 //! * a number with a fraction or an exponent (`repr` of a float), more than 18 digits
 //!   or than the decoder's digit limit, `-0` (written `0`), or `NaN`/`Infinity`;
 //! * a string holding a `\u` or `\/` escape, a lone surrogate (two would read back as
@@ -182,6 +184,70 @@ pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Result<Transc
     })
 }
 
+/// Adds `key` to the `keys` of an object, or `None` when it is there already: the last
+/// value would win, at the first key's place, so the round trip is not a copy.
+fn new_key(
+    text: &[u8],
+    keys: &mut SmallVec<[Range<usize>; MAX_KEYS]>,
+    key: &Range<usize>,
+) -> Option<()> {
+    if keys.iter().any(|k| text[k.clone()] == text[key.clone()]) {
+        return None;
+    }
+    keys.push(key.clone());
+    Some(())
+}
+
+/// Where the string whose body starts at `at` ends (its closing quote), when every byte
+/// before that is printable ASCII other than `\`: its `dumps` is itself.
+fn plain_string_end(text: &[u8], at: usize) -> Option<usize> {
+    let len = text
+        .get(at..)?
+        .iter()
+        .position(|&b| !plain(b) || b == b'"')?;
+    (text[at + len] == b'"').then_some(at + len)
+}
+
+/// Whether `dumps` writes byte `b` of a string as it is (`"` aside).
+fn plain(b: u8) -> bool {
+    matches!(b, 0x20..=0x7E) && b != b'\\'
+}
+
+/// Where the scalar at `at` ends when `dumps` writes it as it is: a string of
+/// [`plain`] bytes, an integer ([`integer_end`]), or a literal.
+fn plain_scalar_end(text: &[u8], at: usize, max_digits: usize) -> Option<usize> {
+    match *text.get(at)? {
+        b'"' => plain_string_end(text, at + 1).map(|end| end + 1),
+        b't' => literal_end(text, at, b"true"),
+        b'f' => literal_end(text, at, b"false"),
+        b'n' => literal_end(text, at, b"null"),
+        b'-' | b'0'..=b'9' => integer_end(text, at, max_digits),
+        _ => None,
+    }
+}
+
+/// Where `word` ends when it is at `at`.
+fn literal_end(text: &[u8], at: usize, word: &[u8]) -> Option<usize> {
+    text[at..].starts_with(word).then_some(at + word.len())
+}
+
+/// Where the integer at `at` ends when `dumps` prints it as written: `-?(0|[1-9][0-9]*)`
+/// of at most `max_digits` digits, not `-0`, not followed by a fraction or an exponent.
+fn integer_end(text: &[u8], at: usize, max_digits: usize) -> Option<usize> {
+    let negative = text.get(at) == Some(&b'-');
+    let digits = at + usize::from(negative);
+    let len = text[digits..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let end = digits + len;
+    let leading_zero = text.get(digits) == Some(&b'0');
+    if len == 0 || len > max_digits || (leading_zero && (len > 1 || negative)) {
+        return None;
+    }
+    (!matches!(text.get(end), Some(b'.' | b'e' | b'E'))).then_some(end)
+}
+
 /// `raw_decode(text, pos)` of a value [`transcode`] gave up on: when no JSON reads
 /// there, the error is found first by `raw_check`, which builds nothing (the decoder
 /// raises the same error at the same offset either way).
@@ -300,6 +366,9 @@ impl Writer<'_> {
         let mut keys: SmallVec<[Range<usize>; MAX_KEYS]> = SmallVec::new();
         let mut more = self.open(depth, b'}')?;
         while more {
+            if self.plain_members(depth, &mut keys)? {
+                return Some(());
+            }
             if self.text.get(self.at) != Some(&b'"') {
                 return self.not_json();
             }
@@ -307,13 +376,7 @@ impl Writer<'_> {
                 return None;
             }
             let key = self.key()?;
-            if keys
-                .iter()
-                .any(|k| self.text[k.clone()] == self.text[key.clone()])
-            {
-                return None;
-            }
-            keys.push(key.clone());
+            new_key(self.text, &mut keys, &key)?;
             self.skip_space();
             if !self.eat(b':') {
                 return self.not_json();
@@ -329,6 +392,52 @@ impl Writer<'_> {
             more = self.after_item(b'}')?;
         }
         Some(())
+    }
+
+    /// Reads the run of members at `self.at` that `dumps` writes as they are, each
+    /// `"key": scalar` followed by `, "` or by the object's `}` (most arguments are such a
+    /// run), and writes the run with one copy. Whether it read through the `}`; `false`
+    /// leaves the next member, the first not in the run, to the general reading, which
+    /// gives the same verdicts on keys (`None` on too many or a repeated one).
+    fn plain_members(
+        &mut self,
+        depth: usize,
+        keys: &mut SmallVec<[Range<usize>; MAX_KEYS]>,
+    ) -> Option<bool> {
+        let (run, written) = (self.at, self.out.len());
+        let mut closed = false;
+        while !closed && self.text.get(self.at) == Some(&b'"') {
+            let Some(key_end) = plain_string_end(self.text, self.at + 1) else {
+                break;
+            };
+            let start = key_end + 3;
+            if self.text.get(key_end + 1..start) != Some(b": ") {
+                break;
+            }
+            let Some(end) = plain_scalar_end(self.text, start, self.max_digits) else {
+                break;
+            };
+            let next = match self.text.get(end..end + 3) {
+                Some([b',', b' ', b'"']) => end + 2,
+                _ if self.text.get(end) == Some(&b'}') => end + 1,
+                _ => break,
+            };
+            if keys.len() == MAX_KEYS {
+                return None;
+            }
+            let key = self.at + 1..key_end;
+            new_key(self.text, keys, &key)?;
+            if depth == 0 {
+                let value = written + (start - run)..written + (end - run);
+                self.members.push(Member { key, value });
+            }
+            closed = next == end + 1;
+            self.at = next;
+        }
+        if self.at > run {
+            self.out.copy(run..self.at);
+        }
+        Some(closed)
     }
 
     /// `[…]`: `[v, …]`.
@@ -393,10 +502,7 @@ impl Writer<'_> {
         let mut escaped = false;
         self.out.copy(self.at..start);
         loop {
-            let Some(run) = self.text[at..]
-                .iter()
-                .position(|&b| !matches!(b, 0x20..=0x7E) || b == b'"' || b == b'\\')
-            else {
+            let Some(run) = self.text[at..].iter().position(|&b| !plain(b) || b == b'"') else {
                 // The text ends inside the string.
                 return self.not_json();
             };
@@ -445,20 +551,7 @@ impl Writer<'_> {
     /// [`MAX_DIGITS`] digits and within the decoder's limit: printed as written.
     fn integer(&mut self) -> Option<()> {
         let start = self.at;
-        let negative = self.text[start] == b'-';
-        let digits = start + usize::from(negative);
-        let len = self.text[digits..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        let end = digits + len;
-        let leading_zero = self.text.get(digits) == Some(&b'0');
-        if len == 0 || len > self.max_digits || (leading_zero && (len > 1 || negative)) {
-            return None;
-        }
-        if matches!(self.text.get(end), Some(b'.' | b'e' | b'E')) {
-            return None;
-        }
+        let end = integer_end(self.text, start, self.max_digits)?;
         self.out.copy(start..end);
         self.at = end;
         Some(())
@@ -466,12 +559,12 @@ impl Writer<'_> {
 
     /// `true`, `false` or `null`, written as they are.
     fn literal(&mut self, word: &str) -> Option<()> {
-        if !self.text[self.at..].starts_with(word.as_bytes()) {
+        let Some(end) = literal_end(self.text, self.at, word.as_bytes()) else {
             // No other value starts with the byte `word` does.
             return self.not_json();
-        }
-        self.out.copy(self.at..self.at + word.len());
-        self.at += word.len();
+        };
+        self.out.copy(self.at..end);
+        self.at = end;
         Some(())
     }
 
@@ -581,5 +674,56 @@ mod tests {
         assert_eq!(got.get(text, "parameters"), None);
         let arguments = got.member(text, "arguments").unwrap().clone();
         assert_eq!(got.into_value_text(&arguments), "{\"x\": [1, 2]}");
+    }
+
+    #[test]
+    fn a_run_of_plain_members_reads_as_the_general_writer_does() {
+        let runs = [
+            r#"{"a": 1, "b": "x y", "c": true, "d": null, "e": false, "f": -20}"#,
+            // The run stops at a container and starts again after it.
+            r#"{"a": 1, "b": [1, {"c": 2}], "c": "z", "d": {}}"#,
+            // It stops at a separator `dumps` does not write, or at whitespace.
+            r#"{"a": 1 , "b": 2,"c": 3}"#,
+            r#"{ "a": 1, "b": 2 }"#,
+            // And at an escape, or a character `dumps` escapes.
+            "{\"a\": \"x\\ny\", \"b\": \"caf\u{e9}\", \"c\": 3}",
+            r#"[{"a": 1, "b": 2}, {"a": 1}]"#,
+        ];
+        for text in runs {
+            check(text, true);
+            let got = transcode(text.as_bytes(), 0, LIMITS).unwrap();
+            let (Value::Dict(dict), _) = raw_decode(text.as_bytes(), 0, LIMITS).unwrap() else {
+                assert!(got.members.is_empty(), "{text:?}");
+                continue;
+            };
+            let members: Vec<(&[u8], Value)> = (got.members.iter())
+                .map(|m| {
+                    (
+                        &text.as_bytes()[m.key.clone()],
+                        read_back(&got.text()[m.value.clone()]).unwrap(),
+                    )
+                })
+                .collect();
+            let expected: Vec<(&[u8], Value)> = dict
+                .iter()
+                .map(|(k, v)| (k.as_bytes(), v.clone()))
+                .collect();
+            assert_eq!(members, expected, "{text:?}");
+        }
+        // The verdicts on keys are the general writer's: a repeated key, too many keys,
+        // and an integer `dumps` does not print as written are left to the decoder.
+        let many: Vec<String> = (0..=MAX_KEYS).map(|i| format!("\"k{i}\": {i}")).collect();
+        for text in [
+            r#"{"a": 1, "a": 2}"#.to_owned(),
+            format!("{{{}}}", many.join(", ")),
+            r#"{"a": 1, "b": 01}"#.to_owned(),
+            r#"{"a": 1, "b": 1.5}"#.to_owned(),
+        ] {
+            assert_eq!(
+                transcode(text.as_bytes(), 0, LIMITS),
+                Err(GaveUp::Unplain),
+                "{text}"
+            );
+        }
     }
 }

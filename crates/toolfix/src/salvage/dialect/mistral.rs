@@ -180,6 +180,7 @@ fn token_word(text: &[u8], at: usize) -> Option<usize> {
 }
 
 /// The end of `token` at `i`, whitespace after it skipped.
+#[inline]
 fn at_token(text: &[u8], i: usize, token: &[u8]) -> Option<usize> {
     at(text, i, token).map(|end| skip_space(text, end))
 }

@@ -14,6 +14,7 @@ use memchr::memmem;
 use super::super::text::skip_space;
 
 /// The end of `token` when it starts at `i`.
+#[inline]
 pub fn at(text: &[u8], i: usize, token: &[u8]) -> Option<usize> {
     text.get(i..)?.starts_with(token).then_some(i + token.len())
 }
