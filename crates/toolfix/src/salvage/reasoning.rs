@@ -187,18 +187,14 @@ pub fn first_think_marker(
 /// reasoning and never closed runs past its `</think>`, so what follows is fenced, not a
 /// whole-content payload. Fences are looked for only once there is reasoning at all.
 pub fn leading(text: &[u8], beginning: Beginning) -> Option<usize> {
-    let unfenced = reasoning_ranges(text, &[], beginning);
-    leading_from(text, beginning, &fenced_reading(text, beginning, unfenced))
+    leading_from(text, beginning, &fenced_reading(text, beginning))
 }
 
-/// The reasoning of `text` as the whole-content path reads it: `unfenced` (what
-/// `reasoning_ranges` finds with no fence masked) read again with the fences masked when
-/// there are any, so a `</think>` shown in a fence closes nothing.
-pub fn fenced_reading(
-    text: &[u8],
-    beginning: Beginning,
-    unfenced: Vec<Range<usize>>,
-) -> Vec<Range<usize>> {
+/// The reasoning of `text` as the whole-content path reads it: what `reasoning_ranges`
+/// finds with no fence masked, read again with the fences masked when there is some
+/// and there are fences, so a `</think>` shown in a fence closes nothing.
+pub fn fenced_reading(text: &[u8], beginning: Beginning) -> Vec<Range<usize>> {
+    let unfenced = reasoning_ranges(text, &[], beginning);
     if unfenced.is_empty() {
         return unfenced;
     }

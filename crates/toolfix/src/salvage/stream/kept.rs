@@ -422,8 +422,7 @@ pub fn stand_in(cp: &[u8]) -> u8 {
 /// `</think>` shown in a fence after the reasoning closes nothing; F34 in
 /// docs/fuzzing.md).
 fn leading_reasoning(text: &[u8], beginning: Beginning) -> Option<std::ops::Range<usize>> {
-    let unfenced = reasoning::reasoning_ranges(text, &[], beginning);
-    let ranges = reasoning::fenced_reading(text, beginning, unfenced);
+    let ranges = reasoning::fenced_reading(text, beginning);
     let run = ranges.first()?.start..reasoning::run_end(text, &ranges);
     let counted = reasoning::leading_from(text, beginning, &ranges).is_some()
         || (run.end == text.len() && skip_space(&text[..run.start], 0) == run.start);
