@@ -71,6 +71,12 @@ pub struct Scanned {
     /// The spans of the token dialects' structures that hold several calls (`structures`):
     /// a stream keeps each from its opening marker until all of it is settled.
     pub structures: Vec<Range<usize>>,
+    /// The spans the token dialects read in the text with nothing masked (sorted,
+    /// disjoint): every round starts from that reading, and it decides which reasoning
+    /// markers lie inside calls. A stream keeps its text from outside them, since cut
+    /// inside one the rest would read differently (a block drafted in reasoning that took
+    /// the opener of a later call hides that call's `<think>`; F35 in docs/fuzzing.md).
+    pub unmasked: Vec<Range<usize>>,
 }
 
 /// Every candidate of `content` under `profile`, and the earliest open structure: an
@@ -105,6 +111,7 @@ pub fn scanned(
             hidden: fenced,
             think_marker: Some(0),
             structures: Vec::new(),
+            unmasked: Vec::new(),
         });
     }
     let read_tokens = || match read.held.any() {
@@ -112,7 +119,8 @@ pub fn scanned(
         false => (Candidates::new(), None),
     };
     let raw = read_tokens();
-    let mut opaque = disjoint(&raw.0);
+    let unmasked = disjoint(&raw.0);
+    let mut opaque = unmasked.clone();
     let mut reuse = Reuse {
         unmasked: Some(raw),
         early: None,
@@ -133,6 +141,7 @@ pub fn scanned(
         if (drafted.is_empty() && quoted_now.is_empty() && !spans_moved) || round == ROUNDS {
             let mut scanned = pass.scanned;
             scanned.open = earliest([scanned.open, open_before]);
+            scanned.unmasked = unmasked;
             return Ok(scanned);
         }
         open_before = earliest([open_before, pass.scanned.open]);
@@ -349,6 +358,7 @@ fn pass(
         hidden,
         think_marker,
         structures,
+        unmasked: Vec::new(),
     };
     Ok(Pass {
         scanned,

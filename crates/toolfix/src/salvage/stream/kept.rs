@@ -158,6 +158,7 @@ impl Kept {
                 think_marker: Some(0),
                 first_start: None,
                 structures: Vec::new(),
+                unmasked: Vec::new(),
             }),
         };
         let Ok(mut scanned) = scanned else {
@@ -171,7 +172,7 @@ impl Kept {
             .into_iter()
             .max()
             .unwrap_or(0);
-        let limit = outside_hidden(
+        let limit = outside(
             settled.limit.min(tail::held_from(&self.text, tail_from)),
             &scanned.hidden,
         )
@@ -194,8 +195,7 @@ impl Kept {
             .min()
             .unwrap_or(limit)
             .min(open_from(&scanned));
-        let keep_from = outside_hidden(keep_from, &scanned.hidden);
-        self.forget(keep_from, scanned.think_marker);
+        self.forget(kept_from(keep_from, &scanned), scanned.think_marker);
     }
 
     /// Gives out a settled candidate: the text before it and its call, when it is one.
@@ -361,13 +361,29 @@ impl Settled {
     }
 }
 
-/// `at`, or the start of the hidden range (fence, reasoning) it falls inside: the kept
-/// text must begin outside them, or what follows would be read without its fence.
-fn outside_hidden(at: usize, hidden: &[std::ops::Range<usize>]) -> usize {
-    hidden
-        .iter()
-        .find(|r| r.start < at && at < r.end)
+/// `at`, or the start of the range of `ranges` (sorted, disjoint) it falls strictly
+/// inside. For the hidden ranges (fences, reasoning): the kept text must begin outside
+/// them, or what follows would be read without its fence.
+fn outside(at: usize, ranges: &[std::ops::Range<usize>]) -> usize {
+    let next = ranges.partition_point(|r| r.end <= at);
+    ranges
+        .get(next)
+        .filter(|r| r.start < at)
         .map_or(at, |r| r.start)
+}
+
+/// Where the kept text must begin for `at` to be forgotten: outside the hidden ranges
+/// and outside the spans of the unmasked token reading, which the rest
+/// would read differently without their start (`Scanned::unmasked`). Moving out of one may
+/// move into another, so it repeats until neither holds the point.
+fn kept_from(mut at: usize, scanned: &Scanned) -> usize {
+    loop {
+        let out = outside(outside(at, &scanned.hidden), &scanned.unmasked);
+        if out == at {
+            return at;
+        }
+        at = out;
+    }
 }
 
 /// Where the earliest open structure begins, or the candidate it lies inside when one

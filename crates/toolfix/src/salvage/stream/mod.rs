@@ -368,6 +368,27 @@ mod tests {
         every_cut(reply, false);
     }
 
+    /// F35, found by the `stream` fuzz target: the first GLM block is drafted in the
+    /// reasoning an unopened `</think>` closes, and read with nothing masked it takes the
+    /// opener of the call after it, so that call's arguments are not a call's to batch
+    /// salvage: its `<think>` opens reasoning to the end of the reply, and no call runs.
+    /// A look forgot the text before that call (settled, as reasoning masked reads it);
+    /// read without the drafted block's opener, the `<think>` was inside a call, and the
+    /// call ran. The kept text now begins outside every span of the unmasked reading.
+    #[test]
+    fn a_block_drafted_in_reasoning_is_kept_while_it_holds_an_opener() {
+        let reply = format!(
+            "{}{}{}{}",
+            "<tool_call>get_weathe<arg_key>c</think>I will check.",
+            "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris, or rather ",
+            "the city of Paris in <think>Fisink><tool_cal3</arg_value></tool_call><toolrio",
+            "x".repeat(130),
+        );
+        let tools = Allowlist::new(["get_weather"]);
+        assert_eq!(salvage(&Request::new(reply.as_str(), &tools)).unwrap(), []);
+        every_cut(&reply, false);
+    }
+
     /// Found by the `stream` fuzz target: once reasoning had decided how the reply began,
     /// a settled rejected call (to a tool not offered) was skipped without reserving its
     /// span, so a call quoted in its arguments ran under `strict`; batch salvage drops it.
