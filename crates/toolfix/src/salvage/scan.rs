@@ -120,7 +120,8 @@ pub fn scanned(
     };
     let raw = read_tokens();
     let unmasked = disjoint(&raw.0);
-    let mut opaque = unmasked.clone();
+    // What a round keeps out of fence masking: in the first, every span of `unmasked`.
+    let mut opaque: Option<Vec<Range<usize>>> = None;
     let mut reuse = Reuse {
         unmasked: Some(raw),
         early: None,
@@ -129,15 +130,16 @@ pub fn scanned(
     // in any round may yet change the answer.
     let mut open_before = None;
     for round in 1..=ROUNDS {
+        let kept_out = opaque.as_deref().unwrap_or(&unmasked);
         let raw = reuse.unmasked.take().unwrap_or_else(read_tokens);
-        let mut pass = pass(content, &read, raw, &opaque, reuse.early.take())?;
+        let mut pass = pass(content, &read, raw, kept_out, reuse.early.take())?;
         reuse = std::mem::take(&mut pass.reuse);
-        let drafted = in_reasoning(&pass.reasoning, &opaque);
-        let quoted_now = quoted(&pass.embedded, &opaque);
+        let drafted = in_reasoning(&pass.reasoning, kept_out);
+        let quoted_now = quoted(&pass.embedded, kept_out);
         // With reasoning or a fence masked, a token span may reach further (its closer
         // was written while thinking) or start later (its opener was an example in a
         // fence): the fences must be found around the spans as they are read.
-        let spans_moved = round == 1 && pass.reread.as_ref().is_some_and(|r| *r != opaque);
+        let spans_moved = round == 1 && pass.reread.as_deref().is_some_and(|r| r != kept_out);
         if (drafted.is_empty() && quoted_now.is_empty() && !spans_moved) || round == ROUNDS {
             let mut scanned = pass.scanned;
             scanned.open = earliest([scanned.open, open_before]);
@@ -145,10 +147,9 @@ pub fn scanned(
             return Ok(scanned);
         }
         open_before = earliest([open_before, pass.scanned.open]);
-        let previous = std::mem::take(&mut opaque);
-        opaque = match round {
+        let next = match round {
             1 => {
-                let mut kept = pass.reread.unwrap_or_else(|| previous.clone());
+                let mut kept = pass.reread.unwrap_or_else(|| kept_out.to_vec());
                 let mut not_calls = quoted(&pass.embedded, &kept);
                 // Opaque ranges are disjoint, so their starts tell them apart.
                 not_calls.sort_unstable_by_key(|r| r.start);
@@ -161,7 +162,8 @@ pub fn scanned(
             }
             _ => Vec::new(),
         };
-        open_before = earliest([open_before, rounds_differ_from(content, &previous, &opaque)]);
+        open_before = earliest([open_before, rounds_differ_from(content, kept_out, &next)]);
+        opaque = Some(next);
     }
     unreachable!("the last round returns")
 }
