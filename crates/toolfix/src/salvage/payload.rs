@@ -190,6 +190,29 @@ impl<'a> Payloads<'a> {
         read(self.text(), pos, limits).map_err(|error| self.reach(pos, error))
     }
 
+    /// `payload_or_reach` for arguments that must be a JSON object: the arguments, `None`
+    /// when the value is not an object, and its end. Turned into `Args` where it is read,
+    /// a transcoded payload is not moved through the results of its callers (a flood of
+    /// small calls spends more on those moves than on reading the JSON).
+    pub fn object_args_or_reach(&self, pos: usize) -> Result<(Option<Args>, usize), usize> {
+        let text = self.text();
+        let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        match json::transcode(text, pos, limits) {
+            Ok(plain) => {
+                let end = plain.end;
+                Ok((
+                    plain.is_object().then(|| Args::Written(plain.into_text())),
+                    end,
+                ))
+            }
+            Err(gave_up) => match json::raw_decode_after(gave_up, text, pos, limits) {
+                Ok((value @ Value::Dict(_), end)) => Ok((Some(Args::Decoded(value)), end)),
+                Ok((_, end)) => Ok((None, end)),
+                Err(error) => Err(self.reach(pos, error)),
+            },
+        }
+    }
+
     /// `payload_or_reach` without building the value: where it ends, or how far it reaches.
     pub fn check_or_reach(&self, pos: usize) -> Result<((), usize), usize> {
         let limits = self.profile.json_limits(JsonSite::OpenEnded);

@@ -88,7 +88,7 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Candida
             out.push(call_start..args, Dialect::Mistral, None);
             return args;
         }
-        let (value, end) = match payloads.payload_or_reach(args) {
+        let (args, end) = match payloads.object_args_or_reach(args) {
             Ok(read) => read,
             Err(reach) => {
                 if reach == text.len() {
@@ -98,10 +98,9 @@ fn calls(payloads: &Payloads<'_>, start: usize, mut at: usize, out: &mut Candida
                 return reach;
             }
         };
-        let found = (value.is_object() && payloads.allows(&name)).then(|| Found {
-            name,
-            args: value.into_args(),
-        });
+        let found = args
+            .filter(|_| payloads.allows(&name))
+            .map(|args| Found { name, args });
         out.push(call_start..end, Dialect::Mistral, found);
         at = skip_space(text, end);
         if at == text.len() {
