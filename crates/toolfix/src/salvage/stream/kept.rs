@@ -373,9 +373,9 @@ fn outside(at: usize, ranges: &[std::ops::Range<usize>]) -> usize {
 }
 
 /// Where the kept text must begin for `at` to be forgotten: outside the hidden ranges
-/// and outside the spans of the unmasked token reading, which the rest
-/// would read differently without their start (`Scanned::unmasked`). Moving out of one may
-/// move into another, so it repeats until neither holds the point.
+/// and outside the spans of the unmasked token reading, which the rest would read
+/// differently without their start (`Scanned::unmasked`). Moving out of one may move into
+/// another, so it repeats until neither holds the point.
 fn kept_from(mut at: usize, scanned: &Scanned) -> usize {
     loop {
         let out = outside(outside(at, &scanned.hidden), &scanned.unmasked);
