@@ -9,6 +9,7 @@ use crate::text::py_str_from_bytes;
 use toolfix::Value;
 use toolfix::py::json::{
     DecodeLimits, GaveUp, Transcoded, dumps, loads, raw_check, raw_decode, read_back, transcode,
+    transcode_arguments,
 };
 
 /// The limits salvage decodes with (CPython's under `praisonai`, the documented bound
@@ -109,14 +110,21 @@ fn raw_decode_in_bounds(text: &[u8], pos: usize, limits: DecodeLimits) {
 
 /// When `transcode` writes the value at `pos`, `raw_decode` reads it to the same end,
 /// `json.dumps` of what it reads is what `transcode` wrote, and that reads back as it;
-/// when `transcode` finds no JSON there, `raw_decode` raises.
+/// when `transcode` finds no JSON there, `raw_decode` raises. `transcode_arguments`, whose
+/// loop for flat objects skips the writer, gives exactly what `transcode` gives.
 fn transcoded_as_decoded(
     text: &[u8],
     pos: usize,
     limits: DecodeLimits,
     decoded: &Result<(toolfix::Value, usize), toolfix::py::json::DecodeError>,
 ) {
-    let transcoded = match transcode(text, pos, limits) {
+    let transcoded = transcode(text, pos, limits);
+    assert_eq!(
+        transcode_arguments(text, pos, limits),
+        transcoded,
+        "transcode_arguments and transcode disagree at {pos}"
+    );
+    let transcoded = match transcoded {
         Ok(transcoded) => transcoded,
         Err(GaveUp::NotJson) => {
             assert!(

@@ -162,7 +162,8 @@ impl<'a> Payloads<'a> {
     /// begins: a decode cut short by the end of the text leaves it open.
     pub fn value_at(&self, start: usize, pos: usize) -> Option<(Payload<'a>, usize)> {
         let text = self.text();
-        let decoded = read(text, pos, self.profile.json_limits(JsonSite::OpenEnded));
+        let limits = self.profile.json_limits(JsonSite::OpenEnded);
+        let decoded = read_with(json::transcode_arguments, text, pos, limits);
         if pos >= text.len()
             || decoded
                 .as_ref()
@@ -197,7 +198,7 @@ impl<'a> Payloads<'a> {
     pub fn object_args_or_reach(&self, pos: usize) -> Result<(Option<Args>, usize), usize> {
         let text = self.text();
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        match json::transcode(text, pos, limits) {
+        match json::transcode_arguments(text, pos, limits) {
             Ok(plain) => {
                 let end = plain.end;
                 Ok((
@@ -341,7 +342,17 @@ fn read(
     pos: usize,
     limits: DecodeLimits,
 ) -> Result<(Payload<'_>, usize), DecodeError> {
-    match json::transcode(text, pos, limits) {
+    read_with(json::transcode, text, pos, limits)
+}
+
+/// `read` with `transcode` as the transcoder.
+fn read_with<'t>(
+    transcode: fn(&'t [u8], usize, DecodeLimits) -> Result<json::Transcoded<'t>, json::GaveUp>,
+    text: &'t [u8],
+    pos: usize,
+    limits: DecodeLimits,
+) -> Result<(Payload<'t>, usize), DecodeError> {
+    match transcode(text, pos, limits) {
         Ok(plain) => {
             let end = plain.end;
             Ok((Payload::Plain(plain), end))

@@ -24,7 +24,9 @@ use super::pystr::PyStr;
 pub use decode::{loads, raw_check, raw_decode};
 pub use encode::dumps;
 pub(crate) use encode::{dump_into, write_key, write_str};
-pub use transcode::{GaveUp, Member, Transcoded, raw_decode_after, read_back, transcode};
+pub use transcode::{
+    GaveUp, Member, Transcoded, raw_decode_after, read_back, transcode, transcode_arguments,
+};
 
 /// Limits the decoder enforces, standing for CPython's interpreter limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

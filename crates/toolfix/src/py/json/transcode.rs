@@ -8,7 +8,8 @@
 //! text in one pass (nothing at all while it is the source byte for byte, as it is when a
 //! model writes `dumps`'s own spacing, so a short payload never allocates; a run of
 //! scalar members written so, `"key": value, …`, is read by one tight loop and copied at
-//! once) and gives up, leaving the value to the full decoder, on anything whose round
+//! once, and [`transcode_arguments`] reads an object that is only such a run with no
+//! writer at all) and gives up, leaving the value to the full decoder, on anything whose round
 //! trip is not a copy:
 //! * a number with a fraction or an exponent (`repr` of a float), more than 18 digits
 //!   or than the decoder's digit limit, `-0` (written `0`), or `NaN`/`Infinity`;
@@ -145,10 +146,37 @@ pub enum GaveUp {
     NotJson,
 }
 
+/// [`transcode`] for a call's arguments, which are most often an object of plain scalar
+/// members (`{"city": "Paris", "days": 3}`): such an object is read by one loop and is its
+/// own text, with none of the writer's steps; anything else goes to [`transcode`], which
+/// reads it again from the start. Not for call objects (`{"name": …, "arguments": {…}}`),
+/// whose nested object would stop the loop after a member read for nothing.
+pub fn transcode_arguments(
+    text: &[u8],
+    pos: usize,
+    limits: DecodeLimits,
+) -> Result<Transcoded<'_>, GaveUp> {
+    let max_digits = limits
+        .int_max_str_digits
+        .unwrap_or(MAX_DIGITS)
+        .min(MAX_DIGITS);
+    let flat = (limits.max_depth > 0)
+        .then(|| flat_object(text, pos, max_digits))
+        .flatten();
+    match flat {
+        Some(flat) => Ok(flat),
+        None => transcode(text, pos, limits),
+    }
+}
+
 /// The value that starts exactly at `pos` of `text`, written as `json.dumps` of
 /// `raw_decode(text, pos)` writes it, when the round trip is a copy; otherwise why the
 /// full decoder must decide (see the module's list).
 pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Result<Transcoded<'_>, GaveUp> {
+    let max_digits = limits
+        .int_max_str_digits
+        .unwrap_or(MAX_DIGITS)
+        .min(MAX_DIGITS);
     let mut writer = Writer {
         text,
         at: pos,
@@ -159,10 +187,7 @@ pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Result<Transc
             own: None,
         },
         max_depth: limits.max_depth.min(MAX_DEPTH),
-        max_digits: limits
-            .int_max_str_digits
-            .unwrap_or(MAX_DIGITS)
-            .min(MAX_DIGITS),
+        max_digits,
         members: SmallVec::new(),
         not_json: false,
     };
@@ -182,6 +207,75 @@ pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Result<Transc
         end: writer.at,
         members: writer.members,
     })
+}
+
+/// A member `dumps` writes as it is: `"key": scalar` followed by `, "` or by the object's
+/// `}`.
+struct PlainMember {
+    /// The key's text, quotes excluded.
+    key: Range<usize>,
+    /// The scalar's text.
+    value: Range<usize>,
+    /// Where the next member starts, or after the `}`.
+    next: usize,
+    /// Whether the object closes after it.
+    closes: bool,
+}
+
+/// The member at `at` when `dumps` writes it as it is (`PlainMember`).
+#[inline(always)]
+fn plain_member(text: &[u8], at: usize, max_digits: usize) -> Option<PlainMember> {
+    if text.get(at) != Some(&b'"') {
+        return None;
+    }
+    let key_end = plain_string_end(text, at + 1)?;
+    let start = key_end + 3;
+    if text.get(key_end + 1..start) != Some(b": ") {
+        return None;
+    }
+    let end = plain_scalar_end(text, start, max_digits)?;
+    let (next, closes) = match text.get(end..end + 3) {
+        Some([b',', b' ', b'"']) => (end + 2, false),
+        _ if text.get(end) == Some(&b'}') => (end + 1, true),
+        _ => return None,
+    };
+    Some(PlainMember {
+        key: at + 1..key_end,
+        value: start..end,
+        next,
+        closes,
+    })
+}
+
+/// The object at `pos` when all of it is plain members (`plain_member`), as most
+/// arguments are: read with none of the writer's steps, it is its own text. Anything else
+/// (`{}` too) is left to the writer, which reads it from the start.
+fn flat_object(text: &[u8], pos: usize, max_digits: usize) -> Option<Transcoded<'_>> {
+    if text.get(pos) != Some(&b'{') {
+        return None;
+    }
+    let mut keys = SmallVec::<[Range<usize>; MAX_KEYS]>::new();
+    let mut members = SmallVec::new();
+    let mut at = pos + 1;
+    loop {
+        let member = plain_member(text, at, max_digits)?;
+        if keys.len() == MAX_KEYS {
+            return None;
+        }
+        new_key(text, &mut keys, &member.key)?;
+        members.push(Member {
+            key: member.key,
+            value: member.value.start - pos..member.value.end - pos,
+        });
+        at = member.next;
+        if member.closes {
+            return Some(Transcoded {
+                written: Written::Source(&text[pos..at]),
+                end: at,
+                members,
+            });
+        }
+    }
 }
 
 /// Adds `key` to the `keys` of an object, or `None` when it is there already: the last
@@ -406,33 +500,24 @@ impl Writer<'_> {
     ) -> Option<bool> {
         let (run, written) = (self.at, self.out.len());
         let mut closed = false;
-        while !closed && self.text.get(self.at) == Some(&b'"') {
-            let Some(key_end) = plain_string_end(self.text, self.at + 1) else {
+        while !closed {
+            let Some(member) = plain_member(self.text, self.at, self.max_digits) else {
                 break;
-            };
-            let start = key_end + 3;
-            if self.text.get(key_end + 1..start) != Some(b": ") {
-                break;
-            }
-            let Some(end) = plain_scalar_end(self.text, start, self.max_digits) else {
-                break;
-            };
-            let next = match self.text.get(end..end + 3) {
-                Some([b',', b' ', b'"']) => end + 2,
-                _ if self.text.get(end) == Some(&b'}') => end + 1,
-                _ => break,
             };
             if keys.len() == MAX_KEYS {
                 return None;
             }
-            let key = self.at + 1..key_end;
-            new_key(self.text, keys, &key)?;
+            new_key(self.text, keys, &member.key)?;
             if depth == 0 {
-                let value = written + (start - run)..written + (end - run);
-                self.members.push(Member { key, value });
+                let value =
+                    written + (member.value.start - run)..written + (member.value.end - run);
+                self.members.push(Member {
+                    key: member.key,
+                    value,
+                });
             }
-            closed = next == end + 1;
-            self.at = next;
+            closed = member.closes;
+            self.at = member.next;
         }
         if self.at > run {
             self.out.copy(run..self.at);
@@ -725,5 +810,34 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// The flat-object loop of `transcode_arguments` gives what the writer gives: the
+    /// text, the end and every member, and the writer's verdicts where it stops.
+    #[test]
+    fn arguments_read_by_the_flat_loop_as_the_writer_reads_them() {
+        let many: Vec<String> = (0..=MAX_KEYS).map(|i| format!("\"k{i}\": {i}")).collect();
+        let texts = [
+            r#"{"city": "Paris", "days": 3, "metric": true, "note": null} and after"#.to_owned(),
+            r#"{"a": 1, "b": [1, 2]}"#.to_owned(),
+            r#"{"a": 1, "a": 2}"#.to_owned(),
+            r#"{"a": 1 }"#.to_owned(),
+            r#"{"a": 1, "b": 1.5}"#.to_owned(),
+            r#"{"a": "x"#.to_owned(),
+            "{}".to_owned(),
+            format!("{{{}}}", many.join(", ")),
+        ];
+        for text in &texts {
+            let text = text.as_bytes();
+            assert_eq!(
+                transcode_arguments(text, 0, LIMITS),
+                transcode(text, 0, LIMITS),
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
+        }
+        let flat = transcode_arguments(texts[0].as_bytes(), 0, LIMITS).unwrap();
+        assert_eq!(flat.members.len(), 4);
+        assert_eq!(flat.text(), &texts[0].as_bytes()[..flat.end]);
     }
 }
