@@ -283,9 +283,12 @@ fn describe(call: &Call) -> String {
 ///   whitespace), or that follows the reasoning the reply begins with: `praisonai` cannot
 ///   decode it, and scans the text instead;
 /// * reasoning: `strict` masks it, so a candidate written in it that shadows a later call
-///   under `praisonai` does not under `strict` (any reasoning token before the call), and
-///   a candidate whose closer is in it no longer encloses the calls before that closer
-///   (a reasoning token after the call with a closer of the six after it);
+///   under `praisonai` does not under `strict` (any reasoning token before the call), a
+///   candidate whose closer is in it no longer encloses the calls before that closer
+///   (a reasoning token after the call with a closer of the six after it), and, masked
+///   like fenced code, reasoning between the parts of a call is blank text to it, as a
+///   fence is under both profiles (`Action Input:`, an analysis message, then the
+///   object: a reasoning token inside the call's span);
 /// * the probe: `strict`'s also passes on the markers of the dialects only it reads, so
 ///   a call of the six written with letters `re.IGNORECASE` folds (`[tool_requeſt]`),
 ///   which no probe folds, is found when such a marker is in the reply and none of the
@@ -323,7 +326,7 @@ pub fn strict_within_praisonai(
             || (call.dialect() == Dialect::WholeJson && !praisonai_reads_whole(text))
             || reasoning
                 .iter()
-                .any(|&at| at < span.start || (at >= span.end && closer_after(text, at)))
+                .any(|&at| at < span.end || closer_after(text, at))
             || openers.iter().any(|&at| at < span.start && !inside_six(at))
     };
     let also_in_praisonai = |call: &Call| {
