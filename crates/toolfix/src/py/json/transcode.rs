@@ -156,27 +156,27 @@ pub fn transcode_arguments(
     pos: usize,
     limits: DecodeLimits,
 ) -> Result<Transcoded<'_>, GaveUp> {
-    let max_digits = limits
+    if limits.max_depth > 0 {
+        if let Some(flat) = flat_object(text, pos, max_digits(limits)) {
+            return Ok(flat);
+        }
+    }
+    transcode(text, pos, limits)
+}
+
+/// Digits an integer may have for its round trip to be a copy: [`MAX_DIGITS`], or fewer
+/// under the decoder's limit.
+fn max_digits(limits: DecodeLimits) -> usize {
+    limits
         .int_max_str_digits
         .unwrap_or(MAX_DIGITS)
-        .min(MAX_DIGITS);
-    let flat = (limits.max_depth > 0)
-        .then(|| flat_object(text, pos, max_digits))
-        .flatten();
-    match flat {
-        Some(flat) => Ok(flat),
-        None => transcode(text, pos, limits),
-    }
+        .min(MAX_DIGITS)
 }
 
 /// The value that starts exactly at `pos` of `text`, written as `json.dumps` of
 /// `raw_decode(text, pos)` writes it, when the round trip is a copy; otherwise why the
 /// full decoder must decide (see the module's list).
 pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Result<Transcoded<'_>, GaveUp> {
-    let max_digits = limits
-        .int_max_str_digits
-        .unwrap_or(MAX_DIGITS)
-        .min(MAX_DIGITS);
     let mut writer = Writer {
         text,
         at: pos,
@@ -187,7 +187,7 @@ pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Result<Transc
             own: None,
         },
         max_depth: limits.max_depth.min(MAX_DEPTH),
-        max_digits,
+        max_digits: max_digits(limits),
         members: SmallVec::new(),
         not_json: false,
     };
