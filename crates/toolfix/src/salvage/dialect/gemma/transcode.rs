@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 
 use super::super::super::text::skip_space;
 use super::super::token::find_near;
-use super::bare_word_len;
+use super::reader::bare_word_len;
 use crate::profile::STRICT_MAX_DEPTH;
 use crate::py::PyStr;
 use crate::py::json::{self, DecodeLimits, write_str};
@@ -176,7 +176,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::super::super::{nested_literals, written_of_a_thousand};
-    use super::super::{Cut, FUNCTION_GEMMA, GEMMA_4, Tokens, read_as};
+    use super::super::{Build, Check, Cut, FUNCTION_GEMMA, GEMMA_4, Tokens, read_as};
     use super::*;
     use crate::py::json::{dumps, read_back};
 
@@ -191,10 +191,12 @@ mod tests {
             return false;
         };
         let cut = Cell::new(Cut::Not);
-        let built = read_as(text, 0, text.len(), tokens, &cut, true);
-        let Some((Some(read), built_end)) = built else {
+        let built = read_as::<Build>(text, 0, text.len(), tokens, &cut);
+        let Some((read, built_end)) = built else {
             panic!("{args:?}: written as {written:?}, but the reader fails");
         };
+        let checked = read_as::<Check>(text, 0, text.len(), tokens, &cut);
+        assert_eq!(checked.map(|(_, end)| end), Some(end), "{args:?}");
         assert_eq!(written.to_string(), dumps(&read.args).unwrap(), "{args:?}");
         assert_eq!(end, built_end, "{args:?}");
         assert_eq!(
@@ -317,6 +319,41 @@ mod tests {
                 cut -= 1;
             }
             prop_assert!(!holds(&args[..cut], &FUNCTION_GEMMA));
+        }
+
+        /// The reader's syntax check (which builds nothing) reads what it builds: the same
+        /// arguments to the same end, or fails where it fails, for the same cause, on whole
+        /// arguments, arguments cut short, and arguments with a character changed to any
+        /// ASCII one.
+        #[test]
+        fn the_check_reads_what_the_build_reads(
+            args in object(value()),
+            cut in any::<prop::sample::Index>(),
+            at in any::<prop::sample::Index>(),
+            byte in any::<u8>(),
+        ) {
+            let at = at.index(args.chars().count());
+            let changed: String = args
+                .chars()
+                .enumerate()
+                .map(|(i, c)| if i == at { char::from(byte & 0x7f) } else { c })
+                .collect();
+            let mut cut = cut.index(args.len());
+            while !args.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            for text in [args.as_bytes(), &args.as_bytes()[..cut], changed.as_bytes()] {
+                let text = [b"call:f", text].concat();
+                let read = |build: bool| {
+                    let cut = Cell::new(Cut::Not);
+                    let end = match build {
+                        true => read_as::<Build>(&text, 0, text.len(), &FUNCTION_GEMMA, &cut).map(|r| r.1),
+                        false => read_as::<Check>(&text, 0, text.len(), &FUNCTION_GEMMA, &cut).map(|r| r.1),
+                    };
+                    (end, cut.get())
+                };
+                prop_assert_eq!(read(true), read(false), "{:?}", String::from_utf8_lossy(&text));
+            }
         }
     }
 
