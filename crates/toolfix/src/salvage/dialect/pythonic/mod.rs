@@ -376,7 +376,7 @@ impl<'t> Reader<'t> {
                 return Some((calls, i + 1));
             }
             let (call, end) = self.call(i)?;
-            calls.push((call, i..end));
+            self.keep(&mut calls, call, i..end);
             i = self.space(end);
             match self.byte(i)? {
                 b',' => i += 1,
@@ -389,18 +389,27 @@ impl<'t> Reader<'t> {
     /// Calls one per line from `i` to the end of the text (Olmo 3's body): each call
     /// after the first starts on a new line.
     fn lines(&self, mut i: usize) -> Option<(SpannedCalls, usize)> {
-        let mut calls = SpannedCalls::new();
+        let (start, mut calls) = (i, SpannedCalls::new());
         loop {
             let next = self.space(i);
             if next == self.0.len() {
                 return Some((calls, next));
             }
-            if !calls.is_empty() && !self.0[i..next].contains(&b'\n') {
+            if i != start && !self.0[i..next].contains(&b'\n') {
                 return None;
             }
             let (call, end) = self.call(next)?;
-            calls.push((call, next..end));
+            self.keep(&mut calls, call, next..end);
             i = end;
+        }
+    }
+
+    /// Adds a call read to `calls`, unless only the syntax is being checked: what a check
+    /// reads is read again, and a flood of calls that fails at its end then costs no
+    /// vector of empty calls.
+    fn keep(&self, calls: &mut SpannedCalls, call: Read, span: Range<usize>) {
+        if self.2.get() != Mode::Check {
+            calls.push((call, span));
         }
     }
 
@@ -462,7 +471,7 @@ impl<'t> Reader<'t> {
     /// `[a, b]` or `(a, b)` after its opener, as a list. Parentheses around one value and
     /// no comma are no tuple: `(1)` is `1`, as Python reads it (`(1,)` is a tuple).
     fn sequence(&self, mut i: usize, close: u8, depth: usize) -> Option<(Value, usize)> {
-        let (mut items, mut count) = (Vec::new(), 0);
+        let (mut items, mut count, mut first) = (Vec::new(), 0, None);
         loop {
             i = self.space(i);
             if self.byte(i) == Some(close) {
@@ -470,15 +479,17 @@ impl<'t> Reader<'t> {
             }
             let (value, end) = self.value(i, depth)?;
             count += 1;
-            // Without building, the first item is still kept: `(x)` is `x`.
-            if self.builds() || count == 1 {
-                items.push(value);
+            // Without building, the first item is still kept (`(x)` is `x`), out of the
+            // list, which then allocates nothing.
+            match self.builds() {
+                true => items.push(value),
+                false => _ = first.get_or_insert(value),
             }
             i = self.space(end);
             match self.byte(i)? {
                 b',' => i += 1,
                 b')' if close == b')' && count == 1 => {
-                    return Some((items.pop()?, i + 1));
+                    return Some((first.or_else(|| items.pop())?, i + 1));
                 }
                 c if c == close => return Some((Value::List(items), i + 1)),
                 _ => return None,
