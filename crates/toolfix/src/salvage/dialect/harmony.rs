@@ -144,7 +144,10 @@ fn recipient(text: &[u8], header: Range<usize>) -> Option<(usize, Recipient)> {
     // `to=` by its `=`, from the last: no searcher is built per message, which in a
     // flood of messages with empty headers cost more than the rest of the scan.
     let to = memchr::memrchr_iter(b'=', window)
-        .filter_map(|i| i.checked_sub(2).filter(|&to| window[to..].starts_with(RECIPIENT)))
+        .filter_map(|i| {
+            i.checked_sub(2)
+                .filter(|&to| window[to..].starts_with(RECIPIENT))
+        })
         .find(|&i| i == 0 || window[i - 1].is_ascii_whitespace() || window[i - 1] == b'>')?;
     let target_start = to + RECIPIENT.len();
     let target_len = window[target_start..]
