@@ -161,41 +161,48 @@ impl<'t, M: Make> Reader<'t, M> {
     }
 
     /// `{KEY:VALUE,…}` after its `{`.
-    fn object(&self, mut i: usize, depth: usize) -> Option<(M::Value, usize)> {
+    fn object(&self, i: usize, depth: usize) -> Option<(M::Value, usize)> {
         let mut object = M::Object::default();
-        i = self.space(i);
-        if self.text.get(i) == Some(&b'}') {
-            return Some((M::object(object), i + 1));
-        }
-        loop {
+        let end = self.items(i, b'}', |i| {
             let (key, after_key) = self.key(self.space(i))?;
             let colon = self.space(after_key);
             (self.byte(colon)? == b':').then_some(())?;
             let (value, end) = self.value(colon + 1, depth)?;
             M::insert(&mut object, key, value);
-            i = self.space(end);
-            match self.byte(i)? {
-                b',' => i += 1,
-                b'}' => return Some((M::object(object), i + 1)),
-                _ => return None,
-            }
-        }
+            Some(end)
+        })?;
+        Some((M::object(object), end))
     }
 
     /// `[VALUE,…]` after its `[`.
-    fn list(&self, mut i: usize, depth: usize) -> Option<(M::Value, usize)> {
+    fn list(&self, i: usize, depth: usize) -> Option<(M::Value, usize)> {
         let mut list = M::List::default();
-        i = self.space(i);
-        if self.text.get(i) == Some(&b']') {
-            return Some((M::list(list), i + 1));
-        }
-        loop {
+        let end = self.items(i, b']', |i| {
             let (value, end) = self.value(i, depth)?;
             M::push(&mut list, value);
-            i = self.space(end);
+            Some(end)
+        })?;
+        Some((M::list(list), end))
+    }
+
+    /// The items of a container after its opener, up to `close`, and the end of `close`:
+    /// `item` reads one at `i` (where, after whitespace, one starts) and gives its end;
+    /// the commas between items and the closer are read here.
+    fn items(
+        &self,
+        mut i: usize,
+        close: u8,
+        mut item: impl FnMut(usize) -> Option<usize>,
+    ) -> Option<usize> {
+        i = self.space(i);
+        if self.text.get(i) == Some(&close) {
+            return Some(i + 1);
+        }
+        loop {
+            i = self.space(item(i)?);
             match self.byte(i)? {
                 b',' => i += 1,
-                b']' => return Some((M::list(list), i + 1)),
+                byte if byte == close => return Some(i + 1),
                 _ => return None,
             }
         }
