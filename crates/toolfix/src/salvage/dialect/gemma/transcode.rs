@@ -176,7 +176,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::super::super::{nested_literals, written_of_a_thousand};
-    use super::super::{Build, Check, Cut, FUNCTION_GEMMA, GEMMA_4, Tokens, read_as};
+    use super::super::{Build, Check, Cut, FUNCTION_GEMMA, GEMMA_4, Make, Tokens, read_as};
     use super::*;
     use crate::py::json::{dumps, read_back};
 
@@ -195,8 +195,7 @@ mod tests {
         let Some((read, built_end)) = built else {
             panic!("{args:?}: written as {written:?}, but the reader fails");
         };
-        let checked = read_as::<Check>(text, 0, text.len(), tokens, &cut);
-        assert_eq!(checked.map(|(_, end)| end), Some(end), "{args:?}");
+        assert_eq!(read_end::<Check>(text, tokens).0, Some(end), "{args:?}");
         assert_eq!(written.to_string(), dumps(&read.args).unwrap(), "{args:?}");
         assert_eq!(end, built_end, "{args:?}");
         assert_eq!(
@@ -205,6 +204,23 @@ mod tests {
             "{args:?}"
         );
         true
+    }
+
+    /// Where `M`'s read of the call `text` ends, and whether and where the text's end cut
+    /// it.
+    fn read_end<M: Make>(text: &[u8], tokens: &Tokens) -> (Option<usize>, Cut) {
+        let cut = Cell::new(Cut::Not);
+        let end = read_as::<M>(text, 0, text.len(), tokens, &cut).map(|(_, end)| end);
+        (end, cut.get())
+    }
+
+    /// `index` of `text`, moved back to a character boundary: where to cut it short.
+    fn cut_at(text: &str, index: prop::sample::Index) -> usize {
+        let mut cut = index.index(text.len());
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        cut
     }
 
     #[test]
@@ -314,11 +330,7 @@ mod tests {
         ) {
             holds(&args, &FUNCTION_GEMMA);
             holds(&args.replace("<escape>", "<|\"|>"), &GEMMA_4);
-            let mut cut = cut.index(args.len());
-            while !args.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            prop_assert!(!holds(&args[..cut], &FUNCTION_GEMMA));
+            prop_assert!(!holds(&args[..cut_at(&args, cut)], &FUNCTION_GEMMA));
         }
 
         /// The reader's syntax check (which builds nothing) reads what it builds: the same
@@ -338,21 +350,15 @@ mod tests {
                 .enumerate()
                 .map(|(i, c)| if i == at { char::from(byte & 0x7f) } else { c })
                 .collect();
-            let mut cut = cut.index(args.len());
-            while !args.is_char_boundary(cut) {
-                cut -= 1;
-            }
+            let cut = cut_at(&args, cut);
             for text in [args.as_bytes(), &args.as_bytes()[..cut], changed.as_bytes()] {
                 let text = [b"call:f", text].concat();
-                let read = |build: bool| {
-                    let cut = Cell::new(Cut::Not);
-                    let end = match build {
-                        true => read_as::<Build>(&text, 0, text.len(), &FUNCTION_GEMMA, &cut).map(|r| r.1),
-                        false => read_as::<Check>(&text, 0, text.len(), &FUNCTION_GEMMA, &cut).map(|r| r.1),
-                    };
-                    (end, cut.get())
-                };
-                prop_assert_eq!(read(true), read(false), "{:?}", String::from_utf8_lossy(&text));
+                prop_assert_eq!(
+                    read_end::<Build>(&text, &FUNCTION_GEMMA),
+                    read_end::<Check>(&text, &FUNCTION_GEMMA),
+                    "{:?}",
+                    String::from_utf8_lossy(&text)
+                );
             }
         }
     }
