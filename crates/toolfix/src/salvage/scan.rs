@@ -49,9 +49,8 @@ pub fn scan(
     tools: &Allowlist,
     profile: Profile,
 ) -> Result<span::Selection, SalvageError> {
-    Ok(span::select(
-        scanned(content, beginning, tools, profile)?.candidates,
-    ))
+    let read = Read::new(content, beginning, tools, profile, Purpose::Batch);
+    Ok(span::select(scanned_for(content, &read)?.candidates))
 }
 
 /// What a scan found, for a stream (`stream::kept`) as well as for batch salvage.
@@ -88,22 +87,17 @@ pub fn scanned(
     tools: &Allowlist,
     profile: Profile,
 ) -> Result<Scanned, SalvageError> {
-    // Every marker but ReAct's holds `<` or `[`: which of them the text holds is asked
-    // once here, not again by reasoning and the think marker of every round (prose that
-    // reaches the scan through `action` has neither). The scanners ask again of the text
-    // they read: masking reasoning or a fence may leave it without a byte the content
-    // holds.
-    let read = Read {
-        beginning,
-        tools,
-        profile,
-        held: MarkerBytes::of(content),
-    };
-    if profile.is_faithful() {
+    let read = Read::new(content, beginning, tools, profile, Purpose::Stream);
+    scanned_for(content, &read)
+}
+
+/// [`scanned`] for `read.purpose`: for a batch, only `candidates` and `hidden` are filled.
+fn scanned_for(content: &[u8], read: &Read<'_>) -> Result<Scanned, SalvageError> {
+    if read.profile.is_faithful() {
         let fenced = fence::fenced_ranges(content);
         let open = fence::unclosed(content, &fenced);
         let masked = Masked::with_ranges(content, fenced.clone());
-        let (candidates, reached) = embedded(&masked, &read)?;
+        let (candidates, reached) = embedded(&masked, read)?;
         return Ok(Scanned {
             first_start: first_start(&candidates),
             candidates,
@@ -115,7 +109,7 @@ pub fn scanned(
         });
     }
     let read_tokens = || match read.held.any() {
-        true => tokens(&Masked::with_ranges(content, Vec::new()), &read),
+        true => tokens(&Masked::with_ranges(content, Vec::new()), read),
         false => (Candidates::new(), None),
     };
     let raw = read_tokens();
@@ -132,7 +126,7 @@ pub fn scanned(
     for round in 1..=ROUNDS {
         let kept_out = opaque.as_deref().unwrap_or(&unmasked);
         let raw = reuse.unmasked.take().unwrap_or_else(read_tokens);
-        let mut pass = pass(content, &read, raw, kept_out, reuse.early.take())?;
+        let mut pass = pass(content, read, raw, kept_out, reuse.early.take())?;
         reuse = std::mem::take(&mut pass.reuse);
         let drafted = in_reasoning(&pass.reasoning, kept_out);
         let quoted_now = quoted(&pass.embedded, kept_out);
@@ -233,13 +227,48 @@ struct Reuse {
     early: Option<(Vec<Range<usize>>, Reading)>,
 }
 
-/// How a scan reads a text, and which of `<` and `[` the text holds.
+/// How a scan reads a text, which of `<` and `[` the text holds, and what for.
 #[derive(Clone, Copy)]
 struct Read<'t> {
     beginning: Beginning,
     tools: &'t Allowlist,
     profile: Profile,
     held: MarkerBytes,
+    purpose: Purpose,
+}
+
+impl<'t> Read<'t> {
+    /// How to read `content`.
+    fn new(
+        content: &[u8],
+        beginning: Beginning,
+        tools: &'t Allowlist,
+        profile: Profile,
+        purpose: Purpose,
+    ) -> Read<'t> {
+        // Every marker but ReAct's holds `<` or `[`: which of them the text holds is
+        // asked once here, not again by reasoning and the think marker of every round
+        // (prose that reaches the scan through `action` has neither). The scanners ask
+        // again of the text they read: masking reasoning or a fence may leave it without
+        // a byte the content holds.
+        Read {
+            beginning,
+            tools,
+            profile,
+            held: MarkerBytes::of(content),
+            purpose,
+        }
+    }
+}
+
+/// Who reads what a scan found.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// Batch salvage, which takes the candidates: what more text could change is not
+    /// worked out (for a flood of calls, sorting their spans twice more).
+    Batch,
+    /// A stream, which also keeps what more text could change ([`Unsettled`]).
+    Stream,
 }
 
 /// Steps 2 to 4 of the scan, given the token candidates `raw` found in the unmasked text
@@ -325,23 +354,14 @@ fn pass(
         true => Vec::new(),
         false => candidates.iter().map(|c| c.span.clone()).collect(),
     };
-    // A token opener quoted inside another candidate (a string argument holding
-    // `<minimax:tool_call>`, a `<function=` inside a Kimi call) is that candidate's data:
-    // the starts-inside rule drops whatever begins there, so it holds nothing open, and no
-    // stream keeps its text. An open position inside a candidate moves to the candidate's
-    // end: an earliest position that merged several (`Payloads::open`) may hide a real
-    // one after the candidate, never one inside it.
-    let outermost = Outermost::of(candidates.iter().chain(tokens.iter()), content.len());
-    let data = |at: Option<usize>| at.map(|at| outermost.around(at).map_or(at, |s| s.end));
-    let tokens_open = earliest([
-        data(reached_in_tokens),
-        data(tokens_open_before),
-        data(calls_near_end(content, &tokens)),
-    ]);
-    let mut structures = structures(content, &tokens, &outermost);
-    structures.extend(chains(&candidates));
-    let near_end = markers_near_end(content, &outermost.spans);
-    let fence_inside = fence_mark_inside(content, &tokens);
+    let unsettled = match read.purpose {
+        Purpose::Stream => Unsettled::of(
+            content,
+            (&candidates, &tokens),
+            [reached_in_tokens, tokens_open_before],
+        ),
+        Purpose::Batch => Unsettled::default(),
+    };
     candidates.append(&mut tokens);
     let scanned = Scanned {
         first_start: earliest([first, first_start(&candidates)]),
@@ -351,15 +371,12 @@ fn pass(
             open_reasoning,
             reached,
             early_open_before,
-            tokens_open,
-            near_end,
-            outermost.reached_past,
-            fence_inside,
+            unsettled.open,
             hidden_reaching_past,
         ]),
         hidden,
         think_marker,
-        structures,
+        structures: unsettled.structures,
         unmasked: Vec::new(),
     };
     Ok(Pass {
@@ -417,6 +434,53 @@ fn quoted(embedded: &[Range<usize>], opaque: &[Range<usize>]) -> Vec<Range<usize
         })
         .cloned()
         .collect()
+}
+
+/// What a stream must keep after a pass because more text could change it, beyond the
+/// fences, reasoning and payloads left open (`Scanned::open`, `Scanned::structures`).
+#[derive(Default)]
+struct Unsettled {
+    /// The earliest position more text could change.
+    open: Option<usize>,
+    /// The token dialects' structures that hold several calls.
+    structures: Vec<Range<usize>>,
+}
+
+impl Unsettled {
+    /// What is unsettled among the six dialects' `candidates` and the `tokens`, given
+    /// where the token dialects reached the end undecided (`tokens_open`).
+    ///
+    /// A token opener quoted inside another candidate (a string argument holding
+    /// `<minimax:tool_call>`, a `<function=` inside a Kimi call) is that candidate's data:
+    /// the starts-inside rule drops whatever begins there, so it holds nothing open, and no
+    /// stream keeps its text. An open position inside a candidate moves to the candidate's
+    /// end: an earliest position that merged several (`Payloads::open`) may hide a real
+    /// one after the candidate, never one inside it.
+    fn of(
+        content: &[u8],
+        (candidates, tokens): (&[Candidate], &[Candidate]),
+        tokens_open: [Option<usize>; 2],
+    ) -> Unsettled {
+        let outermost = Outermost::of(candidates.iter().chain(tokens), content.len());
+        let data = |at: Option<usize>| at.map(|at| outermost.around(at).map_or(at, |s| s.end));
+        let [reached, open_before] = tokens_open;
+        let tokens_open = earliest([
+            data(reached),
+            data(open_before),
+            data(calls_near_end(content, tokens)),
+        ]);
+        let mut structures = structures(content, tokens, &outermost);
+        structures.extend(chains(candidates));
+        Unsettled {
+            open: earliest([
+                tokens_open,
+                markers_near_end(content, &outermost.spans),
+                outermost.reached_past,
+                fence_mark_inside(content, tokens),
+            ]),
+            structures,
+        }
+    }
 }
 
 /// The spans of the candidates that start inside no other, sorted and disjoint: what
