@@ -198,14 +198,8 @@ impl<'a> Payloads<'a> {
     pub fn object_args_or_reach(&self, pos: usize) -> Result<(Option<Args>, usize), usize> {
         let text = self.text();
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        match json::transcode_arguments(text, pos, limits) {
-            Ok(plain) => {
-                let end = plain.end;
-                Ok((
-                    plain.is_object().then(|| Args::Written(plain.into_text())),
-                    end,
-                ))
-            }
+        match json::transcode_object_text(text, pos, limits) {
+            Ok((written, end)) => Ok((written.map(Args::Written), end)),
             Err(gave_up) => match json::raw_decode_after(gave_up, text, pos, limits) {
                 Ok((value @ Value::Dict(_), end)) => Ok((Some(Args::Decoded(value)), end)),
                 Ok((_, end)) => Ok((None, end)),

@@ -26,6 +26,7 @@ pub use encode::dumps;
 pub(crate) use encode::{dump_into, write_key, write_str};
 pub use transcode::{
     GaveUp, Member, Transcoded, raw_decode_after, read_back, transcode, transcode_arguments,
+    transcode_object_text,
 };
 
 /// Limits the decoder enforces, standing for CPython's interpreter limits.

@@ -164,6 +164,25 @@ pub fn transcode_arguments(
     transcode(text, pos, limits)
 }
 
+/// [`transcode_arguments`] for arguments that must be an object, when only their text is
+/// wanted: the text when they are an object (`None` for another value), and where they
+/// end. A flat object's members are not kept: moving a [`Transcoded`] with its members
+/// just after writing them cost more than reading the object.
+pub fn transcode_object_text(
+    text: &[u8],
+    pos: usize,
+    limits: DecodeLimits,
+) -> Result<(Option<PyStr>, usize), GaveUp> {
+    if limits.max_depth > 0 {
+        if let Some(end) = flat_object_end(text, pos, max_digits(limits), |_| ()) {
+            return Ok((Some(PyStr::from_generalized_utf8(&text[pos..end])), end));
+        }
+    }
+    let plain = transcode(text, pos, limits)?;
+    let end = plain.end;
+    Ok((plain.is_object().then(|| plain.into_text()), end))
+}
+
 /// Digits an integer may have for its round trip to be a copy: [`MAX_DIGITS`], or fewer
 /// under the decoder's limit.
 fn max_digits(limits: DecodeLimits) -> usize {
@@ -251,11 +270,33 @@ fn plain_member(text: &[u8], at: usize, max_digits: usize) -> Option<PlainMember
 /// arguments are: read with none of the writer's steps, it is its own text. Anything else
 /// (`{}` too) is left to the writer, which reads it from the start.
 fn flat_object(text: &[u8], pos: usize, max_digits: usize) -> Option<Transcoded<'_>> {
+    let mut members = SmallVec::new();
+    let end = flat_object_end(text, pos, max_digits, |member| {
+        members.push(Member {
+            key: member.key,
+            value: member.value.start - pos..member.value.end - pos,
+        })
+    })?;
+    Some(Transcoded {
+        written: Written::Source(&text[pos..end]),
+        end,
+        members,
+    })
+}
+
+/// Where the object at `pos` ends when all of it is plain members (`flat_object`), each
+/// given to `each` in order.
+#[inline(always)]
+fn flat_object_end(
+    text: &[u8],
+    pos: usize,
+    max_digits: usize,
+    mut each: impl FnMut(PlainMember),
+) -> Option<usize> {
     if text.get(pos) != Some(&b'{') {
         return None;
     }
     let mut keys = SmallVec::<[Range<usize>; MAX_KEYS]>::new();
-    let mut members = SmallVec::new();
     let mut at = pos + 1;
     loop {
         let member = plain_member(text, at, max_digits)?;
@@ -263,17 +304,11 @@ fn flat_object(text: &[u8], pos: usize, max_digits: usize) -> Option<Transcoded<
             return None;
         }
         new_key(text, &mut keys, &member.key)?;
-        members.push(Member {
-            key: member.key,
-            value: member.value.start - pos..member.value.end - pos,
-        });
         at = member.next;
-        if member.closes {
-            return Some(Transcoded {
-                written: Written::Source(&text[pos..at]),
-                end: at,
-                members,
-            });
+        let closes = member.closes;
+        each(member);
+        if closes {
+            return Some(at);
         }
     }
 }
