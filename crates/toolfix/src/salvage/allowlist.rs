@@ -11,6 +11,55 @@ use crate::py::{PyStr, Value};
 /// Up to how many offered names a lookup compares them one by one.
 const FEW_NAMES: usize = 4;
 
+/// The offered names, each once: a handful in a list, compared one by one (cheaper, once
+/// per recovered call, than hashing the name and probing, or than walking a set's
+/// groups), more in a set.
+#[derive(Clone, Debug)]
+enum Names {
+    Few(Vec<PyStr>),
+    Many(HashSet<PyStr, BuildNameHasher>),
+}
+
+impl Default for Names {
+    fn default() -> Names {
+        Names::Few(Vec::new())
+    }
+}
+
+impl Names {
+    /// Adds `name` unless it is there already.
+    fn insert(&mut self, name: PyStr) {
+        match self {
+            Names::Few(list) if list.contains(&name) => {}
+            Names::Few(list) if list.len() < FEW_NAMES => list.push(name),
+            Names::Few(list) => {
+                let mut set: HashSet<PyStr, BuildNameHasher> = list.drain(..).collect();
+                set.insert(name);
+                *self = Names::Many(set);
+            }
+            Names::Many(set) => {
+                set.insert(name);
+            }
+        }
+    }
+
+    /// Whether the name whose generalized UTF-8 is `name` is there.
+    fn contains(&self, name: &[u8]) -> bool {
+        match self {
+            Names::Few(list) => list.iter().any(|n| n.as_bytes() == name),
+            Names::Many(set) => set.contains(name),
+        }
+    }
+
+    /// Whether there is none.
+    fn is_empty(&self) -> bool {
+        match self {
+            Names::Few(list) => list.is_empty(),
+            Names::Many(set) => set.is_empty(),
+        }
+    }
+}
+
 /// `_advertised_tool_names(tools)`: the names a recovered call may use.
 ///
 /// Empty names are dropped, as Python drops falsy ones. A tool list can also hold entries
@@ -18,7 +67,7 @@ const FEW_NAMES: usize = 4;
 /// non-empty, so salvage runs, but no call can ever match it.
 #[derive(Clone, Debug, Default)]
 pub struct Allowlist {
-    names: HashSet<PyStr, BuildNameHasher>,
+    names: Names,
     has_unmatchable: bool,
     /// The parameter types each tool's JSON schema declares, for the formats that write
     /// arguments as text (`schema`).
@@ -32,16 +81,13 @@ impl Allowlist {
         I: IntoIterator<Item = S>,
         S: Into<PyStr>,
     {
-        let names = names
-            .into_iter()
-            .map(Into::into)
-            .filter(|n: &PyStr| !n.is_empty())
-            .collect();
-        Allowlist {
-            names,
-            has_unmatchable: false,
-            types: HashMap::default(),
+        let mut allowlist = Allowlist::default();
+        for name in names.into_iter().map(Into::into) {
+            if !name.is_empty() {
+                allowlist.names.insert(name);
+            }
         }
+        allowlist
     }
 
     /// Records an offered entry whose name no call can match (a non-string name).
@@ -51,12 +97,7 @@ impl Allowlist {
 
     /// Whether a recovered `name` was offered (exact, case-sensitive, no normalisation).
     pub fn contains(&self, name: &PyStr) -> bool {
-        // A handful of names is compared one by one: cheaper than hashing the name and
-        // probing, once per recovered call.
-        match self.names.len() <= FEW_NAMES {
-            true => self.names.iter().any(|n| n.as_bytes() == name.as_bytes()),
-            false => self.names.contains(name),
-        }
+        self.names.contains(name.as_bytes())
     }
 
     /// Whether nothing was offered, in which case salvage returns nothing.
@@ -161,4 +202,31 @@ fn advertised_name(entry: &Value) -> Result<Option<Value>, SalvageError> {
         });
     }
     Ok(Some(name.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_found_as_a_list_and_as_a_set() {
+        let offered = ["a", "b", "a", "", "c", "d", "b", "e", "f"];
+        for n in 0..=offered.len() {
+            let allowlist = Allowlist::new(offered[..n].iter().copied());
+            for name in ["a", "b", "c", "d", "e", "f", "g", "", "aa"] {
+                let expected = !name.is_empty() && offered[..n].contains(&name);
+                assert_eq!(
+                    allowlist.contains(&PyStr::from(name)),
+                    expected,
+                    "{n} {name}"
+                );
+            }
+            assert_eq!(
+                allowlist.is_empty(),
+                offered[..n].iter().all(|o| o.is_empty())
+            );
+        }
+        let many = Allowlist::new(["a", "b", "c", "d", "e", "a"]);
+        assert!(matches!(&many.names, Names::Many(set) if set.len() == 5));
+    }
 }
