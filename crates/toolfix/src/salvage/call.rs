@@ -21,6 +21,26 @@ pub enum Args {
     Written(PyStr),
 }
 
+impl Args {
+    /// Whether a call can be built from these arguments under `profile`: under
+    /// `praisonai`, arguments nested deeper than `json.dumps` can go raise
+    /// `RecursionError`, as in the real package. Written arguments never nest so deep.
+    pub(crate) fn check(&self, profile: Profile) -> Result<(), SalvageError> {
+        match self {
+            Args::Decoded(args)
+                if profile.is_faithful()
+                    && args.depth() > praisonai_depth::CALL_ARGUMENTS_ENCODE =>
+            {
+                let message = "maximum recursion depth exceeded while encoding a JSON object";
+                Err(SalvageError::RecursionError {
+                    message: message.into(),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// A call's decoded arguments: built with the call, or read back from its argument string
 /// on first use when that string was written straight from the payload.
 #[derive(Clone)]
@@ -43,38 +63,41 @@ pub struct Call {
 }
 
 impl Call {
-    /// Builds a call as `_make_tool_call` does: `arguments` is derived from `args`. Under
-    /// `praisonai`, arguments nested deeper than `json.dumps` can go there raise
-    /// `RecursionError`, as in the real package. `position` is the index of its id.
-    ///
-    /// Written arguments are `json.dumps` already, and never nest deep enough to raise.
+    /// Builds a call as `_make_tool_call` does: `arguments` is derived from `args`, which
+    /// may raise ([`Args::check`]). `position` is the index of its id.
     pub(crate) fn build(
         name: Value,
         args: Args,
         span: Range<usize>,
-        (dialect, position): (Dialect, usize),
+        at: (Dialect, usize),
         profile: Profile,
     ) -> Result<Call, SalvageError> {
+        args.check(profile)?;
+        Ok(Call::new(name, args, span, at))
+    }
+
+    /// [`Call::build`] of arguments that passed [`Args::check`]. Infallible, so a caller
+    /// that pushes calls by the thousand can build each where it is stored: a `Result`
+    /// around a call was moved twice before it got there.
+    #[inline]
+    pub(crate) fn new(
+        name: Value,
+        args: Args,
+        span: Range<usize>,
+        (dialect, position): (Dialect, usize),
+    ) -> Call {
         let (arguments, args) = match args {
             Args::Written(text) => (text, Decoded::OnFirstUse(OnceLock::new())),
-            Args::Decoded(args) => {
-                if profile.is_faithful() && args.depth() > praisonai_depth::CALL_ARGUMENTS_ENCODE {
-                    let message = "maximum recursion depth exceeded while encoding a JSON object";
-                    return Err(SalvageError::RecursionError {
-                        message: message.into(),
-                    });
-                }
-                (arguments_string(&args), Decoded::Built(args))
-            }
+            Args::Decoded(args) => (arguments_string(&args), Decoded::Built(args)),
         };
-        Ok(Call {
+        Call {
             arguments,
             name,
             args,
             span,
             dialect,
             position,
-        })
+        }
     }
 
     /// The same call, `by` places later in the output (a stream numbers the calls it gives

@@ -236,16 +236,13 @@ fn salvage_text(
         return Ok(Vec::new());
     }
     let selected = scan::scan(content, beginning, request.tools, request.profile)?;
-    // Pushed into a vector sized once (collecting `Result`s cannot size it).
+    // Pushed into a vector sized once (collecting `Result`s cannot size it), each call
+    // built where it is stored.
     let mut calls = Vec::with_capacity(selected.size_hint().1.unwrap_or(0));
     for (position, (span, dialect, found)) in selected.enumerate() {
-        calls.push(Call::build(
-            Value::Str(found.name),
-            found.args,
-            span,
-            (dialect, position),
-            request.profile,
-        )?);
+        found.args.check(request.profile)?;
+        let name = Value::Str(found.name);
+        calls.push(Call::new(name, found.args, span, (dialect, position)));
     }
     Ok(calls)
 }
