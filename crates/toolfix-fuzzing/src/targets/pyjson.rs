@@ -9,7 +9,7 @@ use crate::text::py_str_from_bytes;
 use toolfix::Value;
 use toolfix::py::json::{
     DecodeLimits, GaveUp, Transcoded, dumps, loads, raw_check, raw_decode, read_back, transcode,
-    transcode_arguments,
+    transcode_arguments, transcode_object_text,
 };
 
 /// The limits salvage decodes with (CPython's under `praisonai`, the documented bound
@@ -108,10 +108,18 @@ fn raw_decode_in_bounds(text: &[u8], pos: usize, limits: DecodeLimits) {
     assert_eq!(loads(&text[pos..end], limits).ok(), Some(value));
 }
 
+/// What `transcode_object_text` gives for what `transcode` wrote: its text when it is an
+/// object, and its end.
+fn object_text(transcoded: Transcoded<'_>) -> (Option<toolfix::PyStr>, usize) {
+    let (object, end) = (transcoded.is_object(), transcoded.end);
+    (object.then(|| transcoded.into_text()), end)
+}
+
 /// When `transcode` writes the value at `pos`, `raw_decode` reads it to the same end,
 /// `json.dumps` of what it reads is what `transcode` wrote, and that reads back as it;
 /// when `transcode` finds no JSON there, `raw_decode` raises. `transcode_arguments`, whose
-/// loop for flat objects skips the writer, gives exactly what `transcode` gives.
+/// loop for flat objects skips the writer, gives exactly what `transcode` gives, and
+/// `transcode_object_text` its text when it is an object, and its end.
 fn transcoded_as_decoded(
     text: &[u8],
     pos: usize,
@@ -123,6 +131,11 @@ fn transcoded_as_decoded(
         transcode_arguments(text, pos, limits),
         transcoded,
         "transcode_arguments and transcode disagree at {pos}"
+    );
+    assert_eq!(
+        transcode_object_text(text, pos, limits),
+        transcoded.clone().map(object_text),
+        "transcode_object_text and transcode disagree at {pos}"
     );
     let transcoded = match transcoded {
         Ok(transcoded) => transcoded,

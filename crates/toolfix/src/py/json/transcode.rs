@@ -848,7 +848,8 @@ mod tests {
     }
 
     /// The flat-object loop of `transcode_arguments` gives what the writer gives: the
-    /// text, the end and every member, and the writer's verdicts where it stops.
+    /// text, the end and every member, and the writer's verdicts where it stops; read by
+    /// `transcode_object_text`, the text when it is an object, and the end.
     #[test]
     fn arguments_read_by_the_flat_loop_as_the_writer_reads_them() {
         let many: Vec<String> = (0..=MAX_KEYS).map(|i| format!("\"k{i}\": {i}")).collect();
@@ -862,14 +863,16 @@ mod tests {
             "{}".to_owned(),
             format!("{{{}}}", many.join(", ")),
         ];
-        for text in &texts {
+        let texts_and_values = texts.iter().map(String::as_str).chain(["[1] {}", "3}"]);
+        for text in texts_and_values {
             let text = text.as_bytes();
-            assert_eq!(
-                transcode_arguments(text, 0, LIMITS),
-                transcode(text, 0, LIMITS),
-                "{:?}",
-                String::from_utf8_lossy(text)
-            );
+            let written = transcode(text, 0, LIMITS);
+            assert_eq!(transcode_arguments(text, 0, LIMITS), written, "{text:?}");
+            let object_text = written.map(|w| {
+                let (object, end) = (w.is_object(), w.end);
+                (object.then(|| w.into_text()), end)
+            });
+            assert_eq!(transcode_object_text(text, 0, LIMITS), object_text);
         }
         let flat = transcode_arguments(texts[0].as_bytes(), 0, LIMITS).unwrap();
         assert_eq!(flat.members.len(), 4);
