@@ -91,7 +91,8 @@ pub fn scanned(
     scanned_for(content, &read)
 }
 
-/// [`scanned`] for `read.purpose`: for a batch, only `candidates` and `hidden` are filled.
+/// [`scanned`] for `read.purpose`. For a batch, `open` and `structures` leave out what
+/// [`Unsettled`] works out: batch salvage reads only the candidates.
 fn scanned_for(content: &[u8], read: &Read<'_>) -> Result<Scanned, SalvageError> {
     if read.profile.is_faithful() {
         let fenced = fence::fenced_ranges(content);
