@@ -760,7 +760,8 @@ fn range_at(ranges: &[Range<usize>], at: usize) -> Option<&Range<usize>> {
 
 #[cfg(test)]
 mod tests {
-    use crate::salvage::{Allowlist, Request, salvage};
+    use crate::profile::Profile;
+    use crate::salvage::{Allowlist, Beginning, Request, salvage};
 
     fn names(reply: &str) -> Vec<String> {
         let tools = Allowlist::new(["get_weather", "delete_all"]);
@@ -769,6 +770,24 @@ mod tests {
             .iter()
             .map(|c| c.name_str().unwrap().to_owned())
             .collect()
+    }
+
+    /// F32: a token marker inside a closed fence near the end of the text may be a header
+    /// still reading when the fence closed (a Harmony `<|channel|>` whose `<|message|>` is
+    /// yet to come). Batch salvage would then read the text after the fence around it, so
+    /// a stream's scan reports a structure open from the marker, and the stream keeps the
+    /// fence; with enough text after the marker, nothing is open.
+    #[test]
+    fn a_marker_in_a_closed_fence_near_the_end_is_open() {
+        let tools = Allowlist::new(["get_weather"]);
+        let open = |text: &str| {
+            super::scanned(text.as_bytes(), Beginning::REPLY, &tools, Profile::Portable)
+                .unwrap()
+                .open
+        };
+        let text = "Example:\n```\n<|channel|>commentary to=functions.get_weather\n```\n";
+        assert_eq!(open(text), text.find("<|channel|>"));
+        assert_eq!(open(&format!("{text}{}", "Done. ".repeat(60))), None);
     }
 
     /// F28's root cause: an opener shown in a fence without its closer took the closer of
