@@ -9,7 +9,7 @@ use crate::text::py_str_from_bytes;
 use toolfix::Value;
 use toolfix::py::json::{
     DecodeLimits, GaveUp, Transcoded, dumps, loads, raw_check, raw_decode, read_back, transcode,
-    transcode_arguments, transcode_object_text,
+    transcode_flat_first, transcode_object_text,
 };
 
 /// The limits salvage decodes with (CPython's under `praisonai`, the documented bound
@@ -117,7 +117,7 @@ fn object_text(transcoded: Transcoded<'_>) -> (Option<toolfix::PyStr>, usize) {
 
 /// When `transcode` writes the value at `pos`, `raw_decode` reads it to the same end,
 /// `json.dumps` of what it reads is what `transcode` wrote, and that reads back as it;
-/// when `transcode` finds no JSON there, `raw_decode` raises. `transcode_arguments`, whose
+/// when `transcode` finds no JSON there, `raw_decode` raises. `transcode_flat_first`, whose
 /// loop for flat objects skips the writer, gives exactly what `transcode` gives, and
 /// `transcode_object_text` its text when it is an object, and its end.
 fn transcoded_as_decoded(
@@ -128,9 +128,9 @@ fn transcoded_as_decoded(
 ) {
     let transcoded = transcode(text, pos, limits);
     assert_eq!(
-        transcode_arguments(text, pos, limits),
+        transcode_flat_first(text, pos, limits),
         transcoded,
-        "transcode_arguments and transcode disagree at {pos}"
+        "transcode_flat_first and transcode disagree at {pos}"
     );
     assert_eq!(
         transcode_object_text(text, pos, limits),

@@ -103,7 +103,7 @@ impl<'a> Payloads<'a> {
         let text = &self.text()[..range.end];
         let at = json_space(text, range.start);
         let limits = self.profile.json_limits(JsonSite::Tag);
-        if let Ok(plain) = json::transcode(text, at, limits) {
+        if let Ok(plain) = json::transcode_flat_first(text, at, limits) {
             if json_space(text, plain.end) == range.end && self.as_written(range.clone()) {
                 return Ok(Some(Payload::Plain(plain)));
             }
@@ -128,7 +128,7 @@ impl<'a> Payloads<'a> {
         let text = self.text();
         let at = skip_space(text, pos);
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        let gave_up = match json::transcode(text, at, limits) {
+        let gave_up = match json::transcode_flat_first(text, at, limits) {
             Ok(plain) if plain.is_object() && self.as_written(at..plain.end) => {
                 let end = plain.end;
                 let value = Some(Payload::Plain(plain));
@@ -163,7 +163,7 @@ impl<'a> Payloads<'a> {
     pub fn value_at(&self, start: usize, pos: usize) -> Option<(Payload<'a>, usize)> {
         let text = self.text();
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        let decoded = read_with(json::transcode_arguments, text, pos, limits);
+        let decoded = read_with(json::transcode_flat_first, text, pos, limits);
         if pos >= text.len()
             || decoded
                 .as_ref()
@@ -336,7 +336,7 @@ fn read(
     pos: usize,
     limits: DecodeLimits,
 ) -> Result<(Payload<'_>, usize), DecodeError> {
-    read_with(json::transcode, text, pos, limits)
+    read_with(json::transcode_flat_first, text, pos, limits)
 }
 
 /// `read` with `transcode` as the transcoder.

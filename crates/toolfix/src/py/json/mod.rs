@@ -25,7 +25,7 @@ pub use decode::{loads, raw_check, raw_decode};
 pub use encode::dumps;
 pub(crate) use encode::{dump_into, write_key, write_str};
 pub use transcode::{
-    GaveUp, Member, Transcoded, raw_decode_after, read_back, transcode, transcode_arguments,
+    GaveUp, Member, Transcoded, raw_decode_after, read_back, transcode, transcode_flat_first,
     transcode_object_text,
 };
 

@@ -7,9 +7,10 @@
 //! CPython's separators, non-ASCII escaped and whitespace dropped. This module writes that
 //! text in one pass (nothing at all while it is the source byte for byte, as it is when a
 //! model writes `dumps`'s own spacing, so a short payload never allocates; a run of
-//! scalar members written so, `"key": value, …`, is read by one tight loop and copied at
-//! once, and [`transcode_arguments`] reads an object that is only such a run with no
-//! writer at all) and gives up, leaving the value to the full decoder, on anything whose round
+//! members written so, `"key": value, …`, each value a scalar or a flat object of such
+//! members, is read by one tight loop and copied at once, and [`transcode_flat_first`]
+//! reads an object that is only such a run with no writer at all) and gives up, leaving
+//! the value to the full decoder, on anything whose round
 //! trip is not a copy:
 //! * a number with a fraction or an exponent (`repr` of a float), more than 18 digits
 //!   or than the decoder's digit limit, `-0` (written `0`), or `NaN`/`Infinity`;
@@ -146,25 +147,26 @@ pub enum GaveUp {
     NotJson,
 }
 
-/// [`transcode`] for a call's arguments, which are most often an object of plain scalar
-/// members (`{"city": "Paris", "days": 3}`): such an object is read by one loop and is its
-/// own text, with none of the writer's steps; anything else goes to [`transcode`], which
-/// reads it again from the start. Not for call objects (`{"name": …, "arguments": {…}}`),
-/// whose nested object would stop the loop after a member read for nothing.
-pub fn transcode_arguments(
+/// [`transcode`] for a call object or a call's arguments, which are most often an object
+/// of plain members, scalars or (one level down) flat objects: `{"city": "Paris", "days":
+/// 3}`, `{"name": "f", "arguments": {"x": 1}}`. Such an object is read by one loop and
+/// is its own text, with none of the writer's steps; anything else goes to
+/// [`transcode`], which reads it again from the start.
+pub fn transcode_flat_first(
     text: &[u8],
     pos: usize,
     limits: DecodeLimits,
 ) -> Result<Transcoded<'_>, GaveUp> {
     if limits.max_depth > 0 {
-        if let Some(flat) = flat_object(text, pos, max_digits(limits)) {
+        let nest = limits.max_depth > 1;
+        if let Some(flat) = flat_object(text, pos, max_digits(limits), nest) {
             return Ok(flat);
         }
     }
     transcode(text, pos, limits)
 }
 
-/// [`transcode_arguments`] for arguments that must be an object, when only their text is
+/// [`transcode_flat_first`] for arguments that must be an object, when only their text is
 /// wanted: the text when they are an object (`None` for another value), and where they
 /// end. A flat object's members are not kept: moving a [`Transcoded`] with its members
 /// just after writing them cost more than reading the object.
@@ -174,7 +176,8 @@ pub fn transcode_object_text(
     limits: DecodeLimits,
 ) -> Result<(Option<PyStr>, usize), GaveUp> {
     if limits.max_depth > 0 {
-        if let Some(end) = flat_object_end(text, pos, max_digits(limits), |_| ()) {
+        let nest = limits.max_depth > 1;
+        if let Some(end) = flat_object_end(text, pos, max_digits(limits), nest, |_| ()) {
             return Ok((Some(PyStr::from_generalized_utf8(&text[pos..end])), end));
         }
     }
@@ -228,12 +231,13 @@ pub fn transcode(text: &[u8], pos: usize, limits: DecodeLimits) -> Result<Transc
     })
 }
 
-/// A member `dumps` writes as it is: `"key": scalar` followed by `, "` or by the object's
-/// `}`.
+/// A member `dumps` writes as it is: `"key": value` followed by `, "` or by the object's
+/// `}`, where the value is a plain scalar or, one level down, a flat object (the
+/// arguments of a call object, `{"name": "f", "arguments": {"x": 1}}`).
 struct PlainMember {
     /// The key's text, quotes excluded.
     key: Range<usize>,
-    /// The scalar's text.
+    /// The value's text.
     value: Range<usize>,
     /// Where the next member starts, or after the `}`.
     next: usize,
@@ -241,9 +245,10 @@ struct PlainMember {
     closes: bool,
 }
 
-/// The member at `at` when `dumps` writes it as it is (`PlainMember`).
+/// The member at `at` when `dumps` writes it as it is (`PlainMember`); its value may be
+/// a flat object when `nest` (one more container fits under the depth limit).
 #[inline(always)]
-fn plain_member(text: &[u8], at: usize, max_digits: usize) -> Option<PlainMember> {
+fn plain_member(text: &[u8], at: usize, max_digits: usize, nest: bool) -> Option<PlainMember> {
     if text.get(at) != Some(&b'"') {
         return None;
     }
@@ -252,7 +257,10 @@ fn plain_member(text: &[u8], at: usize, max_digits: usize) -> Option<PlainMember
     if text.get(key_end + 1..start) != Some(b": ") {
         return None;
     }
-    let end = plain_scalar_end(text, start, max_digits)?;
+    let end = match text.get(start) {
+        Some(b'{') if nest => nested_flat_object_end(text, start, max_digits)?,
+        _ => plain_scalar_end(text, start, max_digits)?,
+    };
     let (next, closes) = match text.get(end..end + 3) {
         Some([b',', b' ', b'"']) => (end + 2, false),
         _ if text.get(end) == Some(&b'}') => (end + 1, true),
@@ -269,9 +277,9 @@ fn plain_member(text: &[u8], at: usize, max_digits: usize) -> Option<PlainMember
 /// The object at `pos` when all of it is plain members (`plain_member`), as most
 /// arguments are: read with none of the writer's steps, it is its own text. Anything else
 /// (`{}` too) is left to the writer, which reads it from the start.
-fn flat_object(text: &[u8], pos: usize, max_digits: usize) -> Option<Transcoded<'_>> {
+fn flat_object(text: &[u8], pos: usize, max_digits: usize, nest: bool) -> Option<Transcoded<'_>> {
     let mut members = SmallVec::new();
-    let end = flat_object_end(text, pos, max_digits, |member| {
+    let end = flat_object_end(text, pos, max_digits, nest, |member| {
         members.push(Member {
             key: member.key,
             value: member.value.start - pos..member.value.end - pos,
@@ -285,12 +293,13 @@ fn flat_object(text: &[u8], pos: usize, max_digits: usize) -> Option<Transcoded<
 }
 
 /// Where the object at `pos` ends when all of it is plain members (`flat_object`), each
-/// given to `each` in order.
+/// given to `each` in order; `nest` lets a member's value be a flat object.
 #[inline(always)]
 fn flat_object_end(
     text: &[u8],
     pos: usize,
     max_digits: usize,
+    nest: bool,
     mut each: impl FnMut(PlainMember),
 ) -> Option<usize> {
     if text.get(pos) != Some(&b'{') {
@@ -299,7 +308,7 @@ fn flat_object_end(
     let mut keys = SmallVec::<[Range<usize>; MAX_KEYS]>::new();
     let mut at = pos + 1;
     loop {
-        let member = plain_member(text, at, max_digits)?;
+        let member = plain_member(text, at, max_digits, nest)?;
         if keys.len() == MAX_KEYS {
             return None;
         }
@@ -311,6 +320,12 @@ fn flat_object_end(
             return Some(at);
         }
     }
+}
+
+/// Where the flat object at `pos` ends, as a member's value: its members' values are
+/// scalars.
+fn nested_flat_object_end(text: &[u8], pos: usize, max_digits: usize) -> Option<usize> {
+    flat_object_end(text, pos, max_digits, false, |_| ())
 }
 
 /// Adds `key` to the `keys` of an object, or `None` when it is there already: the last
@@ -524,8 +539,9 @@ impl Writer<'_> {
     }
 
     /// Reads the run of members at `self.at` that `dumps` writes as they are, each
-    /// `"key": scalar` followed by `, "` or by the object's `}` (most arguments are such a
-    /// run), and writes the run with one copy. Whether it read through the `}`; `false`
+    /// `"key": value` followed by `, "` or by the object's `}`, the value a scalar or,
+    /// when one more container fits, a flat object (most call objects and arguments are
+    /// such a run), and writes the run with one copy. Whether it read through the `}`; `false`
     /// leaves the next member, the first not in the run, to the general reading, which
     /// gives the same verdicts on keys (`None` on too many or a repeated one).
     fn plain_members(
@@ -536,7 +552,8 @@ impl Writer<'_> {
         let (run, written) = (self.at, self.out.len());
         let mut closed = false;
         while !closed {
-            let Some(member) = plain_member(self.text, self.at, self.max_digits) else {
+            let nest = depth + 1 < self.max_depth;
+            let Some(member) = plain_member(self.text, self.at, self.max_digits, nest) else {
                 break;
             };
             if keys.len() == MAX_KEYS {
@@ -785,6 +802,26 @@ mod tests {
         check(&deep(MAX_DEPTH + 1), false);
     }
 
+    /// A flat object inside a run of plain members is one more container: it is read
+    /// only while one more fits under the decoder's limit, by the writer and by the
+    /// flat loop alike.
+    #[test]
+    fn a_nested_flat_object_counts_against_the_depth_limit() {
+        let nested = br#"{"a": {"b": 1}}"#;
+        let in_arrays = br#"[[{"a": {"b": 1}}]]"#;
+        for (text, containers) in [(&nested[..], 2), (&in_arrays[..], 4)] {
+            for max_depth in [containers - 1, containers] {
+                let limits = DecodeLimits {
+                    max_depth,
+                    int_max_str_digits: None,
+                };
+                let got = transcode(text, 0, limits);
+                assert_eq!(got.is_ok(), max_depth == containers, "{max_depth}");
+                assert_eq!(transcode_flat_first(text, 0, limits), got);
+            }
+        }
+    }
+
     #[test]
     fn a_top_level_object_lists_its_members() {
         let text = br#"{"name": "f", "arguments": {"x": [1, 2]}}"#;
@@ -802,6 +839,10 @@ mod tests {
             r#"{"a": 1, "b": "x y", "c": true, "d": null, "e": false, "f": -20}"#,
             // The run stops at a container and starts again after it.
             r#"{"a": 1, "b": [1, {"c": 2}], "c": "z", "d": {}}"#,
+            // But not at a flat object, as a call object's arguments are; one level down.
+            r#"{"name": "f", "arguments": {"x": 1, "y": "z"}, "id": 3}"#,
+            r#"{"a": {"b": {"c": 1}}, "d": {"e": 2, "f": 3}}"#,
+            r#"[{"a": {"b": 1}}]"#,
             // It stops at a separator `dumps` does not write, or at whitespace.
             r#"{"a": 1 , "b": 2,"c": 3}"#,
             r#"{ "a": 1, "b": 2 }"#,
@@ -838,6 +879,9 @@ mod tests {
             format!("{{{}}}", many.join(", ")),
             r#"{"a": 1, "b": 01}"#.to_owned(),
             r#"{"a": 1, "b": 1.5}"#.to_owned(),
+            r#"{"a": {"b": 1, "b": 2}}"#.to_owned(),
+            r#"{"a": {"b": 1.5}}"#.to_owned(),
+            format!("{{\"a\": {{{}}}}}", many.join(", ")),
         ] {
             assert_eq!(
                 transcode(text.as_bytes(), 0, LIMITS),
@@ -847,7 +891,7 @@ mod tests {
         }
     }
 
-    /// The flat-object loop of `transcode_arguments` gives what the writer gives: the
+    /// The flat-object loop of `transcode_flat_first` gives what the writer gives: the
     /// text, the end and every member, and the writer's verdicts where it stops; read by
     /// `transcode_object_text`, the text when it is an object, and the end.
     #[test]
@@ -856,6 +900,9 @@ mod tests {
         let texts = [
             r#"{"city": "Paris", "days": 3, "metric": true, "note": null} and after"#.to_owned(),
             r#"{"a": 1, "b": [1, 2]}"#.to_owned(),
+            r#"{"name": "f", "parameters": {"k": 1}}; {"name": "g"}"#.to_owned(),
+            r#"{"a": {"b": 1}, "c": {"d": {}}}"#.to_owned(),
+            r#"{"a": {"b": 1, "b": 2}}"#.to_owned(),
             r#"{"a": 1, "a": 2}"#.to_owned(),
             r#"{"a": 1 }"#.to_owned(),
             r#"{"a": 1, "b": 1.5}"#.to_owned(),
@@ -867,14 +914,14 @@ mod tests {
         for text in texts_and_values {
             let text = text.as_bytes();
             let written = transcode(text, 0, LIMITS);
-            assert_eq!(transcode_arguments(text, 0, LIMITS), written, "{text:?}");
+            assert_eq!(transcode_flat_first(text, 0, LIMITS), written, "{text:?}");
             let object_text = written.map(|w| {
                 let (object, end) = (w.is_object(), w.end);
                 (object.then(|| w.into_text()), end)
             });
             assert_eq!(transcode_object_text(text, 0, LIMITS), object_text);
         }
-        let flat = transcode_arguments(texts[0].as_bytes(), 0, LIMITS).unwrap();
+        let flat = transcode_flat_first(texts[0].as_bytes(), 0, LIMITS).unwrap();
         assert_eq!(flat.members.len(), 4);
         assert_eq!(flat.text(), &texts[0].as_bytes()[..flat.end]);
     }
