@@ -543,7 +543,16 @@ impl<'t> Reader<'t> {
             .count();
         let end = i + sign + len;
         self.touch(end);
-        let literal = std::str::from_utf8(&self.0[i + sign..end]).ok()?;
+        let digits = &self.0[i + sign..end];
+        if digits.is_empty() {
+            // A sign alone is no number, to the check as to the build.
+            return None;
+        }
+        if !self.builds() && plain_int(digits) {
+            // What most numbers are; only whether it reads counts.
+            return Some((Value::None, end));
+        }
+        let literal = std::str::from_utf8(digits).ok()?;
         let negative = self.0[i] == b'-';
         Some((number_value(literal, negative, self.builds())?, end))
     }
@@ -611,6 +620,15 @@ impl<'t> Reader<'t> {
         }
         self.touch(i);
         i
+    }
+}
+
+/// Whether `digits` is an `int` literal of plain digits Python reads: not `007`.
+fn plain_int(digits: &[u8]) -> bool {
+    match digits {
+        [b'0'..=b'9'] => true,
+        [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
+        _ => false,
     }
 }
 
@@ -780,12 +798,16 @@ mod tests {
             "[f(a=g())]",
             "[f(1)]",
             "[f(a=007)]",
+            "[f(a=-)]",
+            "[f(a=[-\t])]",
             "[f(a=1__0)]",
             "[f(a='x)]",
             "[f(a={1: 2})]",
             "[f(a=1)",
         ] {
             assert_eq!(read(text), None, "{text}");
+            let checked = Reader::checking(text.as_bytes()).calls(0);
+            assert!(checked.is_none(), "{text}: the check reads it");
         }
         assert_eq!(read("[]"), Some(vec![]));
     }

@@ -433,6 +433,41 @@ mod tests {
             holds(text.as_bytes());
             prop_assert!(!holds(&text.as_bytes()[..cut.index(text.len())]));
         }
+
+        /// The syntax check, which builds nothing, reads what the build reads: the call
+        /// to the same end, or a failure, with the same answer to whether it ran into
+        /// the end of the text; on whole calls, calls cut short, and calls with a byte
+        /// changed to any ASCII one.
+        #[test]
+        fn the_check_reads_what_the_build_reads(
+            text in pythonic_call(),
+            cut in any::<prop::sample::Index>(),
+            at in any::<prop::sample::Index>(),
+            byte in any::<u8>(),
+        ) {
+            // Changed and cut on character boundaries: the reader reads UTF-8.
+            let at = at.index(text.chars().count());
+            let changed: String = (text.chars().enumerate())
+                .map(|(i, c)| if i == at { char::from(byte & 0x7f) } else { c })
+                .collect();
+            let mut cut = cut.index(text.len() + 1);
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            for text in [text.as_bytes(), &text.as_bytes()[..cut], changed.as_bytes()] {
+                let read = |mode| {
+                    let reader = Reader(text, Cell::new(0), Cell::new(mode));
+                    let end = reader.call(0).map(|(_, end)| end);
+                    (end, reader.reached_end())
+                };
+                prop_assert_eq!(
+                    read(Mode::Check),
+                    read(Mode::Build),
+                    "{:?}",
+                    String::from_utf8_lossy(text)
+                );
+            }
+        }
     }
 
     /// The generator makes plain calls often enough for the property to test them.
