@@ -111,14 +111,22 @@ pub fn reasoning(
         ranges.push(0..close + THINK_CLOSE.len());
     }
     let after_prefix = ranges.last().map_or(0, |r| r.end);
-    for (opener, closer) in BLOCKS.into_iter().filter(|(o, _)| held.may_hold(o)) {
-        let mut at = after_prefix;
-        while let Some(open) = find_from(text, opener, at, &outside) {
+    for (k, (opener, closer)) in BLOCKS.into_iter().enumerate() {
+        if !held.may_hold(opener) {
+            continue;
+        }
+        // The first `<think>` from `after_prefix` on is `first_open`, found above: a
+        // reply without one is not searched through for it again.
+        let mut next = match k {
+            0 => first_open,
+            _ => find_from(text, opener, after_prefix, &outside),
+        };
+        while let Some(open) = next {
             let close = find_from(text, closer, open + opener.len(), &outside);
             open_at_end |= close.is_none();
             let end = close.map_or(text.len(), |close| close + closer.len());
             ranges.push(open..end);
-            at = end;
+            next = find_from(text, opener, end, &outside);
         }
     }
     // Each end token is searched once, forward, and only once an analysis message is
