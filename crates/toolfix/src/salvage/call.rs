@@ -100,10 +100,11 @@ impl Call {
         }
     }
 
-    /// The same call, `by` places later in the output (a stream numbers the calls it gives
-    /// out across its looks).
-    pub(crate) fn renumbered(mut self, by: usize) -> Call {
-        self.position += by;
+    /// The same call with the calls of the text it was found in numbered from `to` where
+    /// they were numbered from `from` (a stream numbers the calls it gives out across its
+    /// looks). A call numbered below `from` keeps the place of `to`.
+    pub(crate) fn renumbered(mut self, from: usize, to: usize) -> Call {
+        self.position = self.position.saturating_sub(from) + to;
         self
     }
 

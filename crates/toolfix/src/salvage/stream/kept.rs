@@ -131,7 +131,10 @@ impl Kept {
     pub fn calls_at_end(&self, request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
         let calls = super::super::salvage_text(&self.text, self.beginning, request)?;
         // The kept text may hold the start of a structure some of whose calls were given
-        // out already (they lie before `shown`); they come first.
+        // out already (they lie before `shown`); they come first. It may also hold, before
+        // `shown`, a call the reply does not make: read alone, the kept text has lost what
+        // made it quoted data (the candidate it starts inside). Either way, it was shown or
+        // given out: the calls after it are numbered on from those given out.
         let given = calls
             .iter()
             .take_while(|c| c.span().start < self.shown)
@@ -139,7 +142,7 @@ impl Kept {
         Ok(calls
             .into_iter()
             .skip(given)
-            .map(|call| call.renumbered(self.emitted - given))
+            .map(|call| call.renumbered(given, self.emitted))
             .collect())
     }
 

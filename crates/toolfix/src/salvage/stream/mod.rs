@@ -769,8 +769,10 @@ mod tests {
     /// keeps no text, and the code point before kept text stands in for what a Harmony
     /// recipient looks back at (a quote is no whitespace), and a recipient outside the
     /// `functions` namespace, written before its channel token, is read alike in both:
-    /// kept from its `to=`, and a recipient only right after `<|start|>` and the role (F25).
-    const QUOTED_AND_LOOKED_BACK_AT: [&str; 9] = [
+    /// kept from its `to=`, and a recipient only right after `<|start|>` and the role (F25);
+    /// and text kept from inside a candidate, which read alone holds a call the reply does
+    /// not make before what was shown (F37).
+    const QUOTED_AND_LOOKED_BACK_AT: [&str; 10] = [
         "</think><|python_tag|>{\"\":false};{\"tool\":\"a\",\"\":true}",
         "</think><|tool_call_begin|><function=a><parameter=<|tool_call_end|>\n[TOOL_CALLS]a[ARGS]{\"c\":null}ull,\"c[AR",
         "</think><|python_tag|>{\"name\": \"a\", \"arguments\": {\"e\": \"<minimax:tool_call>\"}}<tool_call>a</tool_call>",
@@ -780,6 +782,7 @@ mod tests {
         "to=browser.<<|channel|>\u{c}<|message|>{\"q>\n[TOOL_CALL]{\"name\": \"a\", \"arguments\": {}}[/TOOL_CALL]\n<|ll|>",
         "\u{fffd}\0<|arch <|constrain|>jsohanne\u{1}\0\0\u{fffd}alysis to=browser.search <|<|channel|>\0\0\0\0\0\0\0\u{c}<|message|>{\"quarthe<\u{fffd}iunction>\n[TOOL_CALL]{\"name\": \"a\", \"arguments\": {}}[/TOOL_CALL]\n<|{\"namell|>",
         "<|start|>functions.a to=assistant<|channel|>commentary<|message|>{\"r\": \"<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>",
+        "<tool_call>{<think><function=r><parameter=</think><|python_tag|>{\"name\":\"a\"}</tool_call><|python_tag|>{\"name\":\"a\"}",
     ];
 
     #[test]
