@@ -163,7 +163,7 @@ impl<'a> Payloads<'a> {
     pub fn value_at(&self, start: usize, pos: usize) -> Option<(Payload<'a>, usize)> {
         let text = self.text();
         let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        let decoded = read_with(json::transcode_flat_first, text, pos, limits);
+        let decoded = read(text, pos, limits);
         if pos >= text.len()
             || decoded
                 .as_ref()
@@ -336,17 +336,7 @@ fn read(
     pos: usize,
     limits: DecodeLimits,
 ) -> Result<(Payload<'_>, usize), DecodeError> {
-    read_with(json::transcode_flat_first, text, pos, limits)
-}
-
-/// `read` with `transcode` as the transcoder.
-fn read_with<'t>(
-    transcode: fn(&'t [u8], usize, DecodeLimits) -> Result<json::Transcoded<'t>, json::GaveUp>,
-    text: &'t [u8],
-    pos: usize,
-    limits: DecodeLimits,
-) -> Result<(Payload<'t>, usize), DecodeError> {
-    match transcode(text, pos, limits) {
+    match json::transcode_flat_first(text, pos, limits) {
         Ok(plain) => {
             let end = plain.end;
             Ok((Payload::Plain(plain), end))
