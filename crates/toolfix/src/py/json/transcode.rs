@@ -157,8 +157,7 @@ pub fn transcode_flat_first(
     pos: usize,
     limits: DecodeLimits,
 ) -> Result<Transcoded<'_>, GaveUp> {
-    if limits.max_depth > 0 {
-        let nest = limits.max_depth > 1;
+    if let Some(nest) = flat_nesting(limits) {
         if let Some(flat) = flat_object(text, pos, max_digits(limits), nest) {
             return Ok(flat);
         }
@@ -175,8 +174,7 @@ pub fn transcode_object_text(
     pos: usize,
     limits: DecodeLimits,
 ) -> Result<(Option<PyStr>, usize), GaveUp> {
-    if limits.max_depth > 0 {
-        let nest = limits.max_depth > 1;
+    if let Some(nest) = flat_nesting(limits) {
         if let Some(end) = flat_object_end(text, pos, max_digits(limits), nest, |_| ()) {
             return Ok((Some(PyStr::from_generalized_utf8(&text[pos..end])), end));
         }
@@ -184,6 +182,12 @@ pub fn transcode_object_text(
     let plain = transcode(text, pos, limits)?;
     let end = plain.end;
     Ok((plain.is_object().then(|| plain.into_text()), end))
+}
+
+/// Whether the flat loop may read an object under `limits` (`Some`: one container fits),
+/// and whether a member's value may then be a flat object too (two fit).
+fn flat_nesting(limits: DecodeLimits) -> Option<bool> {
+    (limits.max_depth > 0).then_some(limits.max_depth > 1)
 }
 
 /// Digits an integer may have for its round trip to be a copy: [`MAX_DIGITS`], or fewer
