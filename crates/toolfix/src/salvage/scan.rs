@@ -114,7 +114,10 @@ fn scanned_for(content: &[u8], read: &Read<'_>) -> Result<Scanned, SalvageError>
         false => (Candidates::new(), None),
     };
     let raw = read_tokens();
-    let unmasked = disjoint(&raw.0);
+    // Every span as read, overlapping or not: a span that starts inside one a later round
+    // finds quoted (F38) is a call of its own once that one is dropped.
+    let read_unmasked = spans(&raw.0);
+    let unmasked = disjoint(&read_unmasked);
     // What a round keeps out of fence masking: in the first, every span of `unmasked`.
     let mut opaque: Option<Vec<Range<usize>>> = None;
     let mut reuse = Reuse {
@@ -134,7 +137,11 @@ fn scanned_for(content: &[u8], read: &Read<'_>) -> Result<Scanned, SalvageError>
         // With reasoning or a fence masked, a token span may reach further (its closer
         // was written while thinking) or start later (its opener was an example in a
         // fence): the fences must be found around the spans as they are read.
-        let spans_moved = round == 1 && pass.reread.as_deref().is_some_and(|r| r != kept_out);
+        let spans_moved = round == 1
+            && pass
+                .reread
+                .as_deref()
+                .is_some_and(|r| disjoint(r) != kept_out);
         if (drafted.is_empty() && quoted_now.is_empty() && !spans_moved) || round == ROUNDS {
             let mut scanned = pass.scanned;
             scanned.open = earliest([scanned.open, open_before]);
@@ -144,16 +151,14 @@ fn scanned_for(content: &[u8], read: &Read<'_>) -> Result<Scanned, SalvageError>
         open_before = earliest([open_before, pass.scanned.open]);
         let next = match round {
             1 => {
-                let mut kept = pass.reread.unwrap_or_else(|| kept_out.to_vec());
-                let mut not_calls = quoted(&pass.embedded, &kept);
-                // Opaque ranges are disjoint, so their starts tell them apart.
-                not_calls.sort_unstable_by_key(|r| r.start);
-                kept.retain(|o| {
-                    not_calls
-                        .binary_search_by_key(&o.start, |r| r.start)
-                        .is_err()
-                });
-                kept
+                let mut kept = pass.reread.unwrap_or_else(|| read_unmasked.clone());
+                let mut quoted: Vec<(usize, usize)> = quoted(&pass.embedded, &kept)
+                    .iter()
+                    .map(|r| (r.start, r.end))
+                    .collect();
+                quoted.sort_unstable();
+                kept.retain(|o| quoted.binary_search(&(o.start, o.end)).is_err());
+                disjoint(&kept)
             }
             _ => Vec::new(),
         };
@@ -206,8 +211,8 @@ struct Pass {
     /// Its reasoning ranges.
     reasoning: Vec<Range<usize>>,
     /// The spans of the token candidates read again with reasoning, or fences too,
-    /// masked (`None` when they were read only once): what may stay opaque in the next
-    /// pass.
+    /// masked (`None` when they were read only once), sorted and overlapping: what may
+    /// stay opaque in the next pass, once the quoted ones are left out.
     reread: Option<Vec<Range<usize>>>,
     /// The spans of the six dialects' candidates in the original text (empty when no span
     /// was opaque).
@@ -328,7 +333,7 @@ fn pass(
         let (read_again, reached) = tokens_in_original(content, reasoning.clone(), read);
         reuse.unmasked = Some((std::mem::replace(&mut tokens, read_again), raw_token_open));
         reached_in_tokens = reached;
-        reread = Some(disjoint(&tokens));
+        reread = Some(spans(&tokens));
     }
     let hidden = merge(
         fenced
@@ -344,7 +349,7 @@ fn pass(
         // fences masked too, so that call pairs its own opener with its closer.
         let unmasked = std::mem::take(&mut tokens);
         (tokens, reached_in_tokens) = tokens_in_original(content, hidden.clone(), read);
-        reread = Some(read_around(disjoint(&tokens), &fenced, &unmasked));
+        reread = Some(read_around(spans(&tokens), &fenced, &unmasked));
     }
     tokens.retain(|c| !starts_inside(&hidden, c.span.start));
     let reached_in_tokens = reached_in_tokens.filter(|&at| !starts_inside(&hidden, at));
@@ -693,21 +698,27 @@ fn to_original(masked: &Masked<'_>, candidates: &mut [Candidate]) {
     }
 }
 
-/// The spans of `candidates` as sorted, disjoint ranges: a span that starts inside an
-/// earlier one is left out, as `span::select` would leave its candidate out.
-fn disjoint(candidates: &[Candidate]) -> Vec<Range<usize>> {
+/// The spans of `candidates`, sorted by start as `span::select` sorts them (two that
+/// start together stay in the order found); they may overlap.
+fn spans(candidates: &[Candidate]) -> Vec<Range<usize>> {
     let mut spans: Vec<Range<usize>> = candidates.iter().map(|c| c.span.clone()).collect();
     spans.sort_by_key(|s| s.start);
+    spans
+}
+
+/// The sorted `spans` as disjoint ranges: a span that starts inside an earlier one is
+/// left out, as `span::select` would leave its candidate out.
+fn disjoint(spans: &[Range<usize>]) -> Vec<Range<usize>> {
     let mut kept: Vec<Range<usize>> = Vec::with_capacity(spans.len());
     for s in spans {
         if kept.last().is_none_or(|k| s.start >= k.end) && !s.is_empty() {
-            kept.push(s);
+            kept.push(s.clone());
         }
     }
     kept
 }
 
-/// The `spans` (sorted, disjoint), read with `fenced` masked, that may stay opaque in the
+/// The `spans` (sorted), read with `fenced` masked, that may stay opaque in the
 /// next round: each fence one of them overlaps must open inside a span read with no
 /// fence masked (`unmasked`), as a call's own fence does (DeepSeek V3's ```` ```json ````,
 /// found as a fence only because the span that held it took the closer of a later call).
@@ -883,6 +894,24 @@ mod tests {
                      ```````````\n\
                      <|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\n  \"```\"";
         assert_eq!(names(reply), Vec::<String>::new());
+    }
+
+    /// F38: a token span read from inside a fence made the tokens be read again with the
+    /// fences masked, and there a MiniMax opener quoted in a `<tool_call>` ran to the end
+    /// of the reply, over the DeepSeek call after it. Once the quoted span is dropped,
+    /// the DeepSeek span it held stays opaque: its own ```json is not masked as a fence.
+    #[test]
+    fn a_call_inside_a_quoted_span_keeps_its_fence() {
+        let example = "````x <tool_call>a <arg_key>\n`````` ";
+        let quoting =
+            r#"<tool_call>{"name": "x", "arguments": {"t": "<minimax:tool_call>"}}</tool_call> "#;
+        let call = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{}\n```<｜tool▁call▁end｜>";
+        for reply in [
+            format!("{example}{quoting}{call}"),
+            format!("{quoting}{call}"),
+        ] {
+            assert_eq!(names(&reply), ["get_weather"], "{reply}");
+        }
     }
 
     /// A token call's own fence stays its own: DeepSeek V3's JSON between ```json and ```.
