@@ -20,7 +20,8 @@
 //! 5. a token span that starts inside one of their candidates is quoted data, not a call
 //!    (a string argument holding `<｜tool▁call▁begin｜>`), and one that starts inside
 //!    reasoning is a draft: if one was kept out of fence masking, steps 2 to 4 run again
-//!    without it (`quoted`, `in_reasoning`); they run again too when a token span reaches
+//!    without it (`quoted`, `in_reasoning`), and a token span that started inside it is
+//!    kept out in its place (F38); they run again too when a token span reaches
 //!    further with reasoning masked (its first closer was written while thinking), so
 //!    fences are found around the spans as they are read, whatever text comes later;
 //!    a span read with fences masked stays opaque only over fences whose opener a token
