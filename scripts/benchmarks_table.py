@@ -549,24 +549,27 @@ def dialect_table(criterion, callgrind=False):
     instructions = dialect_instructions(groups) if callgrind else {}
     rows = []
     for group in groups:
-        points = [(size_bytes(s), (criterion.get((group, "toolfix-strict", s)) or {}).get("ns"))
-                  for s in sizes]
+        def result(size):
+            return criterion.get((group, "toolfix-strict", size)) or {}
+        points = [(size_bytes(s), result(s).get("ns")) for s in sizes]
         points = [(b, t) for b, t in points if t]
         exponent = fit_exponent(points)
         last_bytes, last_ns = points[-1]
+        fastest = result(sizes[-1]).get("fastest")
         # A run cut short may lack the largest size: then the target is not shown as met.
         measured_all = last_bytes == size_bytes(sizes[-1])
-        within = measured_all and last_ns <= DIALECT_BUDGET_NS
-        fastest = (criterion.get((group, "toolfix-strict", sizes[-1])) or {}).get("fastest")
-        fastest_within = measured_all and fastest is not None and fastest <= DIALECT_BUDGET_NS
+
+        def verdict(ns):
+            if not measured_all:
+                return "not run"
+            return "yes" if ns is not None and ns <= DIALECT_BUDGET_NS else "**no**"
         rows.append([f"`{group}`"]
-                    + [fmt_time((criterion.get((group, "toolfix-strict", s)) or {}).get("ns"))
-                       for s in sizes]
+                    + [fmt_time(result(s).get("ns")) for s in sizes]
                     + [f"{exponent:.2f}" if exponent is not None else "–",
                        fmt_rate(last_bytes, last_ns),
-                       "yes" if within else ("**no**" if measured_all else "not run"),
+                       verdict(last_ns),
                        fmt_time(fastest),
-                       "yes" if fastest_within else ("**no**" if measured_all else "not run")]
+                       verdict(fastest)]
                     + ([f"{instructions[group][1] / 1e6:,.0f} M",
                         f"{instructions[group][1] / instructions[group][0]:.2f}"]
                        if callgrind else []))
