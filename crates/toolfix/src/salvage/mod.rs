@@ -53,7 +53,7 @@ mod text;
 
 pub use allowlist::Allowlist;
 pub use call::Call;
-pub use dialect::Dialect;
+pub use dialect::{Dialect, Kind as DialectKind, Spec as DialectSpec, tokens};
 pub use stream::{Event, Stream};
 
 use crate::adapter::Adapter;

@@ -27,35 +27,18 @@
 
 use crate::profile::Profile;
 
-/// The markers, lowercase.
-pub const MARKERS: [&[u8]; 6] = [
-    b"<tool_call>",
-    b"<function=",
-    b"[tool_call]",
-    b"[tool_request]",
-    b"<|python_tag|>",
-    b"action",
-];
+use super::dialect::tokens::{phi4, react};
+use super::dialect::{PROBE_NEW, PROBE_PRAISONAI};
 
-/// The markers of the dialects only `strict` and `portable` recover, lowercase; each
-/// starts with `<` or `[`, so the candidate search is the same for every profile. Phi-4's
-/// `functools[` is found at its `[` (`marker_at`).
-const NEW_MARKERS: [&[u8]; 14] = [
-    b"[tool_calls]",
-    "<｜tool▁calls▁begin｜>".as_bytes(),
-    "<｜tool▁call▁begin｜>".as_bytes(),
-    "<｜dsml｜function_calls>".as_bytes(),
-    b"<|tool_calls_section_begin|>",
-    b"<|tool_call_begin|>",
-    b"<|message|>",
-    b"<start_function_call>",
-    b"<minimax:tool_call>",
-    b"<|tool_call|>",
-    b"<|tool_call>",
-    b"<|python_start|>",
-    b"<|tool_call_start|>",
-    b"<function_calls>",
-];
+/// `action`, the only marker of the real package's that is a word: found through its
+/// `c` and `n` (`avx2`), which the constant asserts below keep true.
+const ACTION: &[u8] = react::ACTION.as_bytes();
+const _: () = assert!(ACTION.len() == 6 && ACTION[1] == b'c' && ACTION[5] == b'n');
+
+/// Phi-4's `functools[`, found at its `[`: the word before it, and where it ends.
+const FUNCTOOLS: &[u8] = phi4::FUNCTOOLS.as_bytes();
+const FUNCTOOLS_WORD: usize = FUNCTOOLS.len() - 1;
+const _: () = assert!(FUNCTOOLS[FUNCTOOLS_WORD] == b'[');
 
 /// The length of the shortest marker: no marker starts in the last `SHORTEST - 1` bytes.
 const SHORTEST: usize = 6;
@@ -75,8 +58,8 @@ pub fn has_marker(text: &[u8], profile: Profile) -> bool {
 /// `[`, so it can; the vector search tests only where a marker can start, which is never
 /// there.
 fn functools_in_tail(text: &[u8]) -> bool {
-    let from = text.len().saturating_sub(SHORTEST - 1).max(9);
-    (from..text.len()).any(|i| text[i] == b'[' && text[i - 9..i].eq_ignore_ascii_case(b"functools"))
+    let from = text.len().saturating_sub(SHORTEST - 1).max(FUNCTOOLS_WORD);
+    (from..text.len()).any(|i| text[i] == b'[' && functools_before(text, i))
 }
 
 /// Whether a marker starts at `i` (of the six dialects of praisonaiagents, or of `every`
@@ -86,12 +69,12 @@ fn marker_at(text: &[u8], i: usize, every: bool) -> bool {
     let tail = &text[i..];
     match tail.first() {
         Some(b'<' | b'[') => {
-            MARKERS[..5]
+            PROBE_PRAISONAI
                 .iter()
-                .any(|m| starts_with_ignore_case(tail, m))
+                .any(|m| starts_with_ignore_case(tail, m.as_bytes()))
                 || (every && new_marker_at(text, i))
         }
-        _ => starts_with_ignore_case(tail, b"action"),
+        _ => starts_with_ignore_case(tail, ACTION),
     }
 }
 
@@ -99,10 +82,16 @@ fn marker_at(text: &[u8], i: usize, every: bool) -> bool {
 /// (for `functools[`) ends there.
 #[cold]
 fn new_marker_at(text: &[u8], i: usize) -> bool {
-    NEW_MARKERS
+    PROBE_NEW
         .iter()
-        .any(|m| starts_with_ignore_case(&text[i..], m))
-        || (text[i] == b'[' && i >= 9 && text[i - 9..i].eq_ignore_ascii_case(b"functools"))
+        .any(|m| starts_with_ignore_case(&text[i..], m.as_bytes()))
+        || (text[i] == b'[' && functools_before(text, i))
+}
+
+/// Whether the word of `functools[` ends right before the `[` at `i`, in any ASCII case.
+fn functools_before(text: &[u8], i: usize) -> bool {
+    i >= FUNCTOOLS_WORD
+        && text[i - FUNCTOOLS_WORD..i].eq_ignore_ascii_case(&FUNCTOOLS[..FUNCTOOLS_WORD])
 }
 
 #[inline]
@@ -129,7 +118,7 @@ mod portable {
     /// `a`).
     fn has_action(text: &[u8]) -> bool {
         memchr2_iter(b'c', b'C', text)
-            .any(|i| i >= 1 && starts_with_ignore_case(&text[i - 1..], b"action"))
+            .any(|i| i >= 1 && starts_with_ignore_case(&text[i - 1..], super::ACTION))
     }
 }
 
@@ -347,10 +336,15 @@ mod tests {
 
     use super::*;
 
+    /// The real package's markers.
+    fn markers() -> Vec<&'static [u8]> {
+        PROBE_PRAISONAI.iter().map(|m| m.as_bytes()).collect()
+    }
+
     /// The definition: some marker at some offset.
     fn naive(text: &[u8]) -> bool {
         (0..text.len()).any(|i| {
-            MARKERS
+            markers()
                 .iter()
                 .any(|m| starts_with_ignore_case(&text[i..], m))
         })
@@ -425,7 +419,7 @@ mod tests {
                 !naive(base) && !has_marker(base, Profile::PraisonAi),
                 "{len}"
             );
-            for marker in MARKERS {
+            for marker in markers() {
                 for at in 0..=len {
                     let mut text = base.to_vec();
                     for (slot, &b) in text[at..].iter_mut().zip(marker) {
@@ -484,7 +478,7 @@ mod tests {
         #[test]
         fn finds_a_marker_in_any_case_anywhere(
             text in marker_heavy(),
-            marker in proptest::sample::select(MARKERS.to_vec()),
+            marker in proptest::sample::select(markers()),
             at in any::<proptest::sample::Index>(),
             upper in proptest::collection::vec(any::<bool>(), 14),
         ) {

@@ -24,21 +24,32 @@ use std::ops::Range;
 use memchr::memmem;
 
 use super::Beginning;
+use super::dialect::tokens::{harmony, reasoning};
 use super::text::{MarkerBytes, skip_space};
 use crate::py::unicode::strip;
 
 /// Reasoning blocks: an opener, and the closer that ends the block.
 const BLOCKS: [(&[u8], &[u8]); 3] = [
-    (b"<think>", b"</think>"),
-    (b"<|channel>thought", b"<channel|>"),
-    (b"[THINK]", b"[/THINK]"),
+    (reasoning::THINK.as_bytes(), THINK_CLOSE),
+    (
+        reasoning::GEMMA_THOUGHT.as_bytes(),
+        reasoning::GEMMA_THOUGHT_CLOSE.as_bytes(),
+    ),
+    (
+        reasoning::MISTRAL_THINK.as_bytes(),
+        reasoning::MISTRAL_THINK_CLOSE.as_bytes(),
+    ),
 ];
-const THINK_CLOSE: &[u8] = b"</think>";
-const ANALYSIS: &[u8] = b"<|channel|>analysis<|message|>";
+const THINK_CLOSE: &[u8] = reasoning::THINK_CLOSE.as_bytes();
+const ANALYSIS: &[u8] = reasoning::HARMONY_ANALYSIS.as_bytes();
 /// Every marker that opens reasoning.
 const OPENERS: [&[u8]; 4] = [BLOCKS[0].0, BLOCKS[1].0, BLOCKS[2].0, ANALYSIS];
 /// The tokens that end a Harmony message.
-const HARMONY_ENDS: [&[u8]; 3] = [b"<|end|>", b"<|call|>", b"<|return|>"];
+const HARMONY_ENDS: [&[u8]; 3] = [
+    harmony::END.as_bytes(),
+    harmony::CALL.as_bytes(),
+    harmony::RETURN.as_bytes(),
+];
 
 /// The reasoning ranges of `text`, sorted and disjoint. A marker inside one of `fenced`
 /// (sorted, disjoint ranges whose markers are text: fenced code, and the calls `scan`

@@ -825,7 +825,7 @@ mod tests {
     /// ReAct step in such prose is still found, and so is every dialect once a `<` comes.
     #[test]
     fn tag_free_text_skips_only_what_cannot_match() {
-        for opener in super::dialect::TOKEN_OPENERS {
+        for &opener in super::dialect::TOKEN_OPENERS {
             let bracketed = matches!(opener, "[TOOL_CALLS]" | "functools[");
             let held = match bracketed {
                 true => b'[',

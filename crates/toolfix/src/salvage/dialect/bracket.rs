@@ -10,18 +10,19 @@ use super::super::span::Candidates;
 use super::super::text::match_folded;
 use super::Dialect;
 use super::closed_tag::{TagSyntax, scan_named_payloads};
+use super::tokens::bracket;
 
 const SYNTAX: TagSyntax = TagSyntax {
     open_first: b'[',
     open_second: b't',
     open: |text, i| {
-        match_folded(text, i, b"[tool_call]")
-            .or_else(|| match_folded(text, i, b"[tool_request]"))
+        match_folded(text, i, bracket::TOOL_CALL.as_bytes())
+            .or_else(|| match_folded(text, i, bracket::TOOL_REQUEST.as_bytes()))
             .map(|end| (end, None))
     },
     close: |text, i| {
-        match_folded(text, i, b"[/tool_call]")
-            .or_else(|| match_folded(text, i, b"[end_tool_request]"))
+        match_folded(text, i, bracket::TOOL_CALL_CLOSE.as_bytes())
+            .or_else(|| match_folded(text, i, bracket::TOOL_REQUEST_CLOSE.as_bytes()))
     },
 };
 

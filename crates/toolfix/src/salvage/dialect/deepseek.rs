@@ -21,23 +21,24 @@ use super::super::text::skip_space;
 use super::Dialect;
 use super::invoke::{self, Syntax};
 use super::token::at;
+use super::tokens::deepseek;
 use super::xml_value::{Finder, ValueSyntax, tag_at};
 use crate::py::PyStr;
 
-const BEGIN: &str = "<｜tool▁call▁begin｜>";
-const END: &str = "<｜tool▁call▁end｜>";
-const SEP: &str = "<｜tool▁sep｜>";
+const BEGIN: &str = deepseek::CALL_BEGIN;
+const END: &str = deepseek::CALL_END;
+const SEP: &str = deepseek::SEP;
 const FENCE: &[u8] = b"```";
 
-const DSML_INVOKE: &str = "<｜DSML｜invoke";
-const DSML_INVOKE_CLOSE: &str = "</｜DSML｜invoke>";
-const DSML_PARAMETER: &str = "<｜DSML｜parameter";
-const DSML_PARAMETER_CLOSE: &str = "</｜DSML｜parameter>";
+const DSML_INVOKE: &str = deepseek::DSML_INVOKE;
+const DSML_INVOKE_CLOSE: &str = deepseek::DSML_INVOKE_CLOSE;
+const DSML_PARAMETER: &str = deepseek::DSML_PARAMETER;
+const DSML_PARAMETER_CLOSE: &str = deepseek::DSML_PARAMETER_CLOSE;
 
 pub(super) const DSML: Syntax = Syntax {
     section: (
-        "<｜DSML｜function_calls>".as_bytes(),
-        "</｜DSML｜function_calls>".as_bytes(),
+        deepseek::DSML_CALLS.as_bytes(),
+        deepseek::DSML_CALLS_CLOSE.as_bytes(),
     ),
     invoke: (DSML_INVOKE.as_bytes(), DSML_INVOKE_CLOSE.as_bytes()),
     parameter: (DSML_PARAMETER.as_bytes(), DSML_PARAMETER_CLOSE.as_bytes()),

@@ -11,18 +11,19 @@ use super::super::span::{Candidates, Found};
 use super::super::text::{match_folded, name_run_end};
 use super::Dialect;
 use super::closed_tag::{Opened, TagSyntax, find_all};
+use super::tokens::function;
 use crate::py::PyStr;
 
 const SYNTAX: TagSyntax = TagSyntax {
     open_first: b'<',
     open_second: b'f',
     open: open_tag,
-    close: |text, i| match_folded(text, i, b"</function>"),
+    close: |text, i| match_folded(text, i, function::CLOSE.as_bytes()),
 };
 
 /// `<function=NAME>`: the end of the tag and the name's range.
 fn open_tag(text: &[u8], i: usize) -> Opened {
-    let name_start = match_folded(text, i, b"<function=")?;
+    let name_start = match_folded(text, i, function::OPEN.as_bytes())?;
     let name_end = name_run_end(text, name_start);
     if name_end == name_start || text.get(name_end) != Some(&b'>') {
         return None;

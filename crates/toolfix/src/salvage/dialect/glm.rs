@@ -29,15 +29,16 @@ use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::{after_space, at};
+use super::tokens::{glm, tool_call};
 use super::xml_value::{End, Finder, Rejected, ValueSyntax, Values, settle};
 use crate::py::PyStr;
 
-const OPEN: &[u8] = b"<tool_call>";
-const CLOSE: &[u8] = b"</tool_call>";
-const KEY: &[u8] = b"<arg_key>";
-const KEY_CLOSE: &[u8] = b"</arg_key>";
-const VALUE: &[u8] = b"<arg_value>";
-const VALUE_CLOSE: &[u8] = b"</arg_value>";
+const OPEN: &[u8] = tool_call::OPEN.as_bytes();
+const CLOSE: &[u8] = tool_call::CLOSE.as_bytes();
+const KEY: &[u8] = glm::KEY.as_bytes();
+const KEY_CLOSE: &[u8] = glm::KEY_CLOSE.as_bytes();
+const VALUE: &[u8] = glm::VALUE.as_bytes();
+const VALUE_CLOSE: &[u8] = glm::VALUE_CLOSE.as_bytes();
 /// The longest name read: longer is prose, not a call.
 const MAX_NAME: usize = 256;
 

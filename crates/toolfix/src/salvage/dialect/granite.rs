@@ -14,9 +14,10 @@ use memchr::memmem;
 use super::super::payload::Payloads;
 use super::super::span::Candidates;
 use super::super::text::skip_space;
+use super::tokens::granite;
 use super::{Dialect, call_array, phi4};
 
-const MARKER: &[u8] = b"<|tool_call|>";
+const MARKER: &[u8] = granite::TOOL_CALL.as_bytes();
 
 /// Adds a candidate for every call of every `<|tool_call|>[…]`, and hands the
 /// `<|tool_call|>…<|/tool_call|>` blocks to `phi4`.

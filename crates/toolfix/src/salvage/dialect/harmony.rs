@@ -28,24 +28,29 @@ use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::at;
+use super::tokens::harmony;
 use crate::py::PyStr;
 
-const MESSAGE: &[u8] = b"<|message|>";
-const START: &[u8] = b"<|start|>";
-const CHANNEL: &[u8] = b"<|channel|>";
-const RECIPIENT: &[u8] = b"to=";
-const FUNCTIONS: &[u8] = b"functions.";
+const MESSAGE: &[u8] = harmony::MESSAGE.as_bytes();
+const START: &[u8] = harmony::START.as_bytes();
+const CHANNEL: &[u8] = harmony::CHANNEL.as_bytes();
+const RECIPIENT: &[u8] = harmony::RECIPIENT.as_bytes();
+const FUNCTIONS: &[u8] = harmony::FUNCTIONS.as_bytes();
 /// How far before `<|message|>` its header is looked for: headers are a few dozen bytes.
 const HEADER: usize = 256;
 /// The tokens that end a message.
-const ENDS: [&[u8]; 3] = [b"<|call|>", b"<|end|>", b"<|return|>"];
+const ENDS: [&[u8]; 3] = [
+    harmony::CALL.as_bytes(),
+    harmony::END.as_bytes(),
+    harmony::RETURN.as_bytes(),
+];
 /// The tokens a header starts after.
 const HEADER_STARTS: [&[u8]; 5] = [
-    b"<|start|>",
-    b"<|end|>",
-    b"<|call|>",
-    b"<|return|>",
-    b"<|message|>",
+    START,
+    harmony::END.as_bytes(),
+    harmony::CALL.as_bytes(),
+    harmony::RETURN.as_bytes(),
+    MESSAGE,
 ];
 
 /// Whom a message is addressed to.

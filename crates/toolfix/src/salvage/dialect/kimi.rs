@@ -22,13 +22,14 @@ use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::{Block, Blocks, any, at, token_may_follow, trimmed};
+use super::tokens::kimi;
 use crate::profile::JsonSite;
 use crate::py::json;
 use crate::py::{PyStr, Value};
 
-const BEGIN: &[u8] = b"<|tool_call_begin|>";
-const END: &[u8] = b"<|tool_call_end|>";
-const ARGUMENTS: &[u8] = b"<|tool_call_argument_begin|>";
+const BEGIN: &[u8] = kimi::CALL_BEGIN.as_bytes();
+const END: &[u8] = kimi::CALL_END.as_bytes();
+const ARGUMENTS: &[u8] = kimi::ARGUMENT_BEGIN.as_bytes();
 
 /// Adds a candidate for every `<|tool_call_begin|>` block.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {

@@ -17,15 +17,19 @@ use super::super::span::Candidates;
 use super::Dialect;
 use super::invoke::{self, Syntax};
 use super::token::at;
+use super::tokens::minimax;
 use super::xml_value::{ValueSyntax, tag_at};
 
-const INVOKE: &[u8] = b"<invoke";
-const INVOKE_CLOSE: &[u8] = b"</invoke>";
-const PARAMETER: &[u8] = b"<parameter";
-const PARAMETER_CLOSE: &[u8] = b"</parameter>";
+const INVOKE: &[u8] = minimax::INVOKE.as_bytes();
+const INVOKE_CLOSE: &[u8] = minimax::INVOKE_CLOSE.as_bytes();
+const PARAMETER: &[u8] = minimax::PARAMETER.as_bytes();
+const PARAMETER_CLOSE: &[u8] = minimax::PARAMETER_CLOSE.as_bytes();
 
 pub(super) const SYNTAX: Syntax = Syntax {
-    section: (b"<minimax:tool_call>", b"</minimax:tool_call>"),
+    section: (
+        minimax::SECTION.as_bytes(),
+        minimax::SECTION_CLOSE.as_bytes(),
+    ),
     invoke: (INVOKE, INVOKE_CLOSE),
     parameter: (PARAMETER, PARAMETER_CLOSE),
     values: ValueSyntax {

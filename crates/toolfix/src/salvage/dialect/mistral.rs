@@ -27,11 +27,12 @@ use super::super::text::skip_space;
 use super::Dialect;
 use super::call_array;
 use super::token::{Markers, at};
+use super::tokens::mistral;
 use crate::py::PyStr;
 
-const TOOL_CALLS: &[u8] = b"[TOOL_CALLS]";
-const ARGS: &[u8] = b"[ARGS]";
-const CALL_ID: &[u8] = b"[CALL_ID]";
+const TOOL_CALLS: &[u8] = mistral::TOOL_CALLS.as_bytes();
+const ARGS: &[u8] = mistral::ARGS.as_bytes();
+const CALL_ID: &[u8] = mistral::CALL_ID.as_bytes();
 /// The longest name or call id read before `[ARGS]`: longer is not a call.
 const MAX_NAME: usize = 256;
 

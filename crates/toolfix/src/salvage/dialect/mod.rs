@@ -9,7 +9,12 @@
 //! dialects of today's model families, which only `strict` and `portable` recover, are
 //! scanned over the text as written by `scan_tokens`: their own syntax may hold a fence
 //! (DeepSeek V3's JSON, a code argument of Qwen3-Coder), so their spans are found first
-//! and then kept out of fence masking (`salvage::regions`).
+//! and then kept out of fence masking (`salvage::scan`).
+//!
+//! Each dialect is declared once, in `registry`: its name, how its calls are found, its
+//! markers and its scanner; every marker's text is written once, in `tokens`. The scan
+//! order, the openers a stream watches for and the probe's markers are derived from
+//! the registry, and the fuzzing grammar asks it (`Dialect::spec`).
 
 mod bracket;
 mod call_array;
@@ -29,7 +34,9 @@ mod python_tag;
 pub mod pythonic;
 mod qwen_xml;
 mod react;
+mod registry;
 mod token;
+pub mod tokens;
 mod tool_call;
 pub mod whole_json;
 mod xml_value;
@@ -42,6 +49,9 @@ use super::payload::Payloads;
 use super::span::Candidates;
 use super::text::MarkerBytes;
 use crate::profile::Profile;
+pub use registry::{Kind, Spec};
+use registry::{Needs, REGISTRY, Scanner};
+pub(super) use registry::{PROBE_NEW, PROBE_PRAISONAI};
 
 /// How a call was written.
 ///
@@ -55,20 +65,17 @@ pub enum Dialect {
     WholeJson,
     /// `<tool_call>{…}</tool_call>` (Hermes, Qwen).
     ToolCall,
-    /// `<function=NAME>{…}</function>` (Functionary, Llama 3.1 custom tools).
-    Function,
     /// `[TOOL_CALL]{…}[/TOOL_CALL]` and LM Studio's `[TOOL_REQUEST]{…}[END_TOOL_REQUEST]`.
     Bracket,
     /// Llama 3.x `<|python_tag|>{…}`.
     PythonTag,
+    /// `<function=NAME>{…}</function>` (Functionary, Llama 3.1 custom tools).
+    Function,
     /// ReAct `Action: NAME` / `Action Input: {…}`.
     React,
     /// Llama 3.x JSON: `{"name", "parameters"}` as the whole reply or after
     /// `<|python_tag|>`, several calls separated by `;`.
     LlamaJson,
-    /// A Python list of calls as the whole reply: `[get_weather(city="Paris")]` (Llama
-    /// 3.2/4 and others), arguments as Python literals, never evaluated.
-    Pythonic,
     /// Mistral's `[TOOL_CALLS]`: a JSON array (v3), or `NAME[ARGS]{…}` with an optional
     /// `[CALL_ID]` (v11 and later).
     Mistral,
@@ -91,66 +98,29 @@ pub enum Dialect {
     Granite,
     /// Phi-4-mini: `functools[{"name", "arguments"}, …]`.
     Phi4,
+    /// A Python list of calls as the whole reply: `[get_weather(city="Paris")]` (Llama
+    /// 3.2/4 and others), arguments as Python literals, never evaluated.
+    Pythonic,
 }
 
 impl Dialect {
-    /// Every dialect, in a stable order.
-    pub const ALL: [Dialect; 18] = [
-        Dialect::WholeJson,
-        Dialect::ToolCall,
-        Dialect::Function,
-        Dialect::Bracket,
-        Dialect::PythonTag,
-        Dialect::React,
-        Dialect::LlamaJson,
-        Dialect::Pythonic,
-        Dialect::Mistral,
-        Dialect::QwenXml,
-        Dialect::DeepSeek,
-        Dialect::Glm,
-        Dialect::Kimi,
-        Dialect::Harmony,
-        Dialect::Gemma,
-        Dialect::MiniMax,
-        Dialect::Granite,
-        Dialect::Phi4,
-    ];
+    /// Every dialect, in a stable order: the registry's.
+    pub const ALL: [Dialect; 18] = registry::ORDER;
+
+    /// The dialect as the registry declares it: its name, how its calls are found, its
+    /// markers and its tokens.
+    pub fn spec(self) -> &'static Spec {
+        &REGISTRY[self as usize]
+    }
 
     /// The dialect's name in case files and in the protocol.
     pub fn name(self) -> &'static str {
-        match self {
-            Dialect::WholeJson => "whole_json",
-            Dialect::ToolCall => "tool_call",
-            Dialect::Function => "function",
-            Dialect::Bracket => "bracket",
-            Dialect::PythonTag => "python_tag",
-            Dialect::React => "react",
-            Dialect::LlamaJson => "llama_json",
-            Dialect::Pythonic => "pythonic",
-            Dialect::Mistral => "mistral",
-            Dialect::QwenXml => "qwen_xml",
-            Dialect::DeepSeek => "deepseek",
-            Dialect::Glm => "glm",
-            Dialect::Kimi => "kimi",
-            Dialect::Harmony => "harmony",
-            Dialect::Gemma => "gemma",
-            Dialect::MiniMax => "minimax",
-            Dialect::Granite => "granite",
-            Dialect::Phi4 => "phi4",
-        }
+        self.spec().name()
     }
 
     /// Whether praisonaiagents 1.7.17 recovers it (and so every profile does).
     pub fn is_praisonai(self) -> bool {
-        matches!(
-            self,
-            Dialect::WholeJson
-                | Dialect::ToolCall
-                | Dialect::Function
-                | Dialect::Bracket
-                | Dialect::PythonTag
-                | Dialect::React
-        )
+        self.spec().is_praisonai()
     }
 
     /// The dialects a profile recovers: the six of praisonaiagents under `praisonai`,
@@ -182,49 +152,32 @@ impl FromStr for Dialect {
 /// Every embedded dialect's candidates over the masked text, unordered.
 pub(super) fn scan_embedded(payloads: &Payloads<'_>) -> Result<Candidates, SalvageError> {
     let mut candidates = Candidates::new();
-    // The three tag dialects find nothing in text without `<`, the bracket one nothing
-    // without `[`.
     let held = MarkerBytes::of(payloads.text());
-    if held.angle {
-        tool_call::scan(payloads, &mut candidates)?;
+    for spec in &REGISTRY {
+        if let Scanner::Embedded(scan) = spec.scanner() {
+            if holds(held, spec.needs()) {
+                scan(payloads, &mut candidates)?;
+            }
+        }
     }
-    if held.bracket {
-        bracket::scan(payloads, &mut candidates)?;
-    }
-    if held.angle {
-        python_tag::scan(payloads, &mut candidates)?;
-        function::scan(payloads, &mut candidates)?;
-    }
-    react::scan(payloads, &mut candidates)?;
     Ok(candidates)
 }
 
-/// The tokens at which a token dialect's call (or, for Harmony, its header) can begin:
-/// a stream keeps text from one of these near the end of what it has until more text
-/// says whether a call begins there (`scan::token_open`). Harmony's is any recipient,
-/// `to=`: a message to a built-in tool makes no call but reserves its body.
-pub(super) const TOKEN_OPENERS: [&str; 20] = [
-    "[TOOL_CALLS]",
-    "<function=",
-    "<tool_call>",
-    "<\u{ff5c}tool\u{2581}calls\u{2581}begin\u{ff5c}>",
-    "<\u{ff5c}tool\u{2581}call\u{2581}begin\u{ff5c}>",
-    "<\u{ff5c}DSML\u{ff5c}function_calls>",
-    "<|tool_calls_section_begin|>",
-    "<|tool_call_begin|>",
-    "<|start|>",
-    "<|channel|>",
-    "to=",
-    "<|message|>",
-    "<start_function_call>",
-    "<|tool_call>",
-    "<minimax:tool_call>",
-    "<|tool_call|>",
-    "functools[",
-    "<|python_start|>",
-    "<|tool_call_start|>",
-    "<|constrain|>",
-];
+/// Whether text that holds the bytes `held` can hold a marker of a dialect that `needs`
+/// one: a scanner whose byte the text lacks has nothing to find.
+fn holds(held: MarkerBytes, needs: Needs) -> bool {
+    match needs {
+        Needs::Angle => held.angle,
+        Needs::Bracket => held.bracket,
+        Needs::Nothing => true,
+    }
+}
+
+/// The markers at which a token dialect's structure (for Harmony, a message header) can
+/// begin: a stream keeps text from one of these near the end of what it has until more
+/// text says whether a call begins there (`scan::markers_near_end`). Harmony's include
+/// any recipient, `to=`: a message to a built-in tool makes no call but reserves its body.
+pub(super) const TOKEN_OPENERS: &[&str] = &registry::TOKEN_OPENERS;
 
 /// Whether one of `TOKEN_OPENERS` begins at `at` of `text`. Each is compared only when
 /// its first byte is there, which a long run of candidates checks cheaply.
@@ -237,31 +190,17 @@ pub(super) fn opens_at(text: &[u8], at: usize) -> bool {
     })
 }
 
-/// Every token dialect's candidates over the text as written, unordered.
+/// Every token dialect's candidates over the text as written, unordered, in registry
+/// order (two dialects may read a block from the same opener).
 pub(super) fn scan_tokens(payloads: &Payloads<'_>) -> Candidates {
     let mut candidates = Candidates::new();
-    // Mistral's and Phi-4's openers hold `[`, every other token dialect's `<`: a
-    // scanner whose byte the text lacks has nothing to find. The order is kept: two
-    // dialects may read a block from the same opener (`<tool_call>`).
     let held = MarkerBytes::of(payloads.text());
-    if held.bracket {
-        mistral::scan(payloads, &mut candidates);
-    }
-    if held.angle {
-        qwen_xml::scan(payloads, &mut candidates);
-        deepseek::scan(payloads, &mut candidates);
-        glm::scan(payloads, &mut candidates);
-        kimi::scan(payloads, &mut candidates);
-        harmony::scan(payloads, &mut candidates);
-        gemma::scan(payloads, &mut candidates);
-        minimax::scan(payloads, &mut candidates);
-        granite::scan(payloads, &mut candidates);
-    }
-    if held.bracket {
-        phi4::scan(payloads, &mut candidates);
-    }
-    if held.angle {
-        pythonic::scan(payloads, &mut candidates);
+    for spec in &REGISTRY {
+        if let Scanner::Token(scan) = spec.scanner() {
+            if holds(held, spec.needs()) {
+                scan(payloads, &mut candidates);
+            }
+        }
     }
     candidates
 }

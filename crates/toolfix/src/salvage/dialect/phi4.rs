@@ -17,10 +17,11 @@ use std::ops::Range;
 use super::super::payload::Payloads;
 use super::super::span::Candidates;
 use super::token::Markers;
+use super::tokens::phi4;
 use super::{Dialect, call_array};
 
-const MARKER: &[u8] = b"functools[";
-const CLOSER: &[u8] = b"<|/tool_call|>";
+const MARKER: &[u8] = phi4::FUNCTOOLS.as_bytes();
+const CLOSER: &[u8] = phi4::CLOSE.as_bytes();
 
 /// Adds a candidate for every call of every `functools[…]`.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {

@@ -19,6 +19,7 @@ use super::super::payload::{ObjectAt, Payload, Payloads};
 use super::super::span::Candidates;
 use super::super::text::{match_folded, skip_space};
 use super::Dialect;
+use super::tokens::python_tag;
 
 /// Adds a candidate for every `<|python_tag|>`.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) -> Result<(), SalvageError> {
@@ -29,7 +30,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) -> Result<(), Salvage
         if text.get(start + 1) != Some(&b'|') {
             continue;
         }
-        let Some(tag_end) = match_folded(text, start, b"<|python_tag|>") else {
+        let Some(tag_end) = match_folded(text, start, python_tag::TAG.as_bytes()) else {
             continue;
         };
         let mut at = match payloads.object_at(start, tag_end)? {

@@ -31,15 +31,16 @@ use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::{after_space, at};
+use super::tokens::{function, qwen_xml, tool_call};
 use super::xml_value::{End, Finder, Rejected, ValueSyntax, Values, name_then_gt, settle};
 use crate::py::PyStr;
 
-const OPEN: &[u8] = b"<function=";
-const CLOSE: &[u8] = b"</function>";
-const PARAM: &[u8] = b"<parameter=";
-const PARAM_CLOSE: &[u8] = b"</parameter>";
-const WRAP: &[u8] = b"<tool_call>";
-const WRAP_CLOSE: &[u8] = b"</tool_call>";
+const OPEN: &[u8] = function::OPEN.as_bytes();
+const CLOSE: &[u8] = function::CLOSE.as_bytes();
+const PARAM: &[u8] = qwen_xml::PARAMETER.as_bytes();
+const PARAM_CLOSE: &[u8] = qwen_xml::PARAMETER_CLOSE.as_bytes();
+const WRAP: &[u8] = tool_call::OPEN.as_bytes();
+const WRAP_CLOSE: &[u8] = tool_call::CLOSE.as_bytes();
 
 /// Qwen's values: `<parameter=K>` … `</parameter>`, then the next parameter or
 /// `</function>`.

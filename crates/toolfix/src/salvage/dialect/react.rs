@@ -15,7 +15,11 @@ use super::super::text::{
     cp_at, is_name_char, match_folded, skip_space, skip_space_back, word_boundary_before,
 };
 use super::Dialect;
+use super::tokens::react;
 use crate::py::{PyStr, unicode};
+
+const ACTION: &[u8] = react::ACTION.as_bytes();
+const INPUT: &[u8] = react::INPUT.as_bytes();
 
 /// Adds a candidate for every ReAct step whose input is a JSON object.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) -> Result<(), SalvageError> {
@@ -79,7 +83,7 @@ fn action_before(text: &[u8], i: usize) -> Option<usize> {
     [6, 7].into_iter().find_map(|len| {
         let start = end.checked_sub(len)?;
         let at_boundary = text[start] & 0xC0 != 0x80;
-        (at_boundary && match_folded(text, start, b"action") == Some(end)).then_some(start)
+        (at_boundary && match_folded(text, start, ACTION) == Some(end)).then_some(start)
     })
 }
 
@@ -87,7 +91,7 @@ fn action_before(text: &[u8], i: usize) -> Option<usize> {
 /// end of the match. Among the name's possible lengths the longest that lets the rest
 /// match wins, as Python's backtracking finds it.
 fn step_at(text: &[u8], start: usize) -> Option<(std::ops::Range<usize>, usize)> {
-    let after_word = match_folded(text, start, b"action")?;
+    let after_word = match_folded(text, start, ACTION)?;
     let colon = skip_space(text, after_word);
     if text.get(colon) != Some(&b':') {
         return None;
@@ -114,7 +118,7 @@ fn step_at(text: &[u8], start: usize) -> Option<(std::ops::Range<usize>, usize)>
 fn step_may_go_on(text: &[u8], start: usize) -> bool {
     /// More than `Action Input:` without its spaces.
     const MARKER: usize = 16;
-    let Some(after_word) = match_folded(text, start, b"action") else {
+    let Some(after_word) = match_folded(text, start, ACTION) else {
         return false;
     };
     let colon = skip_space(text, after_word);
@@ -145,8 +149,8 @@ fn step_may_go_on(text: &[u8], start: usize) -> bool {
 
 /// Matches `\s*Action\s*Input\s*:` at `i`, returning its end.
 fn input_marker(text: &[u8], i: usize) -> Option<usize> {
-    let i = match_folded(text, skip_space(text, i), b"action")?;
-    let i = match_folded(text, skip_space(text, i), b"input")?;
+    let i = match_folded(text, skip_space(text, i), ACTION)?;
+    let i = match_folded(text, skip_space(text, i), INPUT)?;
     let i = skip_space(text, i);
     (text.get(i) == Some(&b':')).then_some(i + 1)
 }
@@ -162,7 +166,7 @@ mod tests {
     fn action_starts_by_visiting_each_a(text: &[u8]) -> Vec<usize> {
         memchr::memchr2_iter(b'a', b'A', text)
             .filter(|&start| {
-                match_folded(text, start, b"action").is_some_and(|end| {
+                match_folded(text, start, ACTION).is_some_and(|end| {
                     let after = skip_space(text, end);
                     matches!(text.get(after), None | Some(b':'))
                 })

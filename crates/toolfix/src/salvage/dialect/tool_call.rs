@@ -10,12 +10,13 @@ use super::super::span::Candidates;
 use super::super::text::match_folded;
 use super::Dialect;
 use super::closed_tag::{TagSyntax, scan_named_payloads};
+use super::tokens::tool_call;
 
 const SYNTAX: TagSyntax = TagSyntax {
     open_first: b'<',
     open_second: b't',
-    open: |text, i| match_folded(text, i, b"<tool_call>").map(|end| (end, None)),
-    close: |text, i| match_folded(text, i, b"</tool_call>"),
+    open: |text, i| match_folded(text, i, tool_call::OPEN.as_bytes()).map(|end| (end, None)),
+    close: |text, i| match_folded(text, i, tool_call::CLOSE.as_bytes()),
 };
 
 /// Adds a candidate for every `<tool_call>` block.

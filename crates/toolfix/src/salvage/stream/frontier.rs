@@ -16,15 +16,22 @@
 //! A chunk can end in the middle of a word marker (`act`, `functoo`); those bytes are
 //! held until the next chunk says whether the marker goes on.
 
+use super::super::dialect::tokens::{harmony, phi4, react};
 use super::super::text::{cp_at, match_folded};
 use crate::py::unicode;
 
 /// The word markers: where each starts a match, and whether it folds like `re.I`.
 const WORDS: [(&[u8], Fold); 3] = [
-    (b"action", Fold::RegexIgnoreCase),
-    (b"functools[", Fold::AsciiCase),
-    (b"to=", Fold::Exact),
+    (react::ACTION.as_bytes(), Fold::RegexIgnoreCase),
+    (FUNCTOOLS, Fold::AsciiCase),
+    (RECIPIENT, Fold::Exact),
 ];
+
+/// Phi-4's `functools[`, found through its `[`.
+const FUNCTOOLS: &[u8] = phi4::FUNCTOOLS.as_bytes();
+/// A Harmony recipient, found through its `=`.
+const RECIPIENT: &[u8] = harmony::RECIPIENT.as_bytes();
+const _: () = assert!(RECIPIENT.len() == 3 && RECIPIENT[2] == b'=');
 
 /// How a word marker compares.
 #[derive(Clone, Copy)]
@@ -71,8 +78,9 @@ pub fn scan(text: &[u8], from: usize) -> Scan {
         recipient_before(text, from, limit),
     ];
     let functools = tag.filter(|&t| text[t] == b'[').and_then(|t| {
-        let start = t.checked_sub(b"functools".len())?;
-        (start >= from && text[start..t].eq_ignore_ascii_case(b"functools")).then_some(start)
+        let word = &FUNCTOOLS[..FUNCTOOLS.len() - 1];
+        let start = t.checked_sub(word.len())?;
+        (start >= from && text[start..t].eq_ignore_ascii_case(word)).then_some(start)
     });
     match words.into_iter().flatten().chain(functools).min().or(tag) {
         Some(at) => Scan::Marker(at),
@@ -91,12 +99,11 @@ fn action_before(text: &[u8], from: usize, limit: usize) -> Option<usize> {
         .map(|i| from + i)
         .filter_map(|c| c.checked_sub(1))
         .filter(|&a| a >= from && a < limit)
-        .find(|&a| matches!(text[a], b'a' | b'A') && match_folded(text, a, b"action").is_some())
+        .find(|&a| matches!(text[a], b'a' | b'A') && match_folded(text, a, WORDS[0].0).is_some())
 }
 
 /// The first `to=` that begins in `from..limit`, found through its `=`.
 fn recipient_before(text: &[u8], from: usize, limit: usize) -> Option<usize> {
-    const RECIPIENT: &[u8] = b"to=";
     let end = (limit + 2).min(text.len());
     memchr::memchr_iter(b'=', &text[from..end])
         .map(|i| from + i)

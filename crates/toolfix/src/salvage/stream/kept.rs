@@ -21,6 +21,7 @@
 //! grown by a quarter, which keeps the total work linear on any input.
 
 use super::super::call::Call;
+use super::super::dialect::tokens;
 use super::super::dialect::{pythonic, whole_json};
 use super::super::scan::{self, Scanned};
 use super::super::span::{Candidate, Candidates, Found};
@@ -38,7 +39,7 @@ const PATIENCE: u32 = 8;
 
 /// The closer of reasoning, the longer of the two markers that decide the unopened-`</think>`
 /// rule.
-const THINK_CLOSE: &[u8] = b"</think>";
+const THINK_CLOSE: &[u8] = tokens::reasoning::THINK_CLOSE.as_bytes();
 
 /// The bytes after which a look may settle something.
 const ENDINGS: &[u8] = b">]}`~:\n";
@@ -119,7 +120,7 @@ impl Kept {
         self.checked = len;
         if self.awaiting_think {
             let new = &self.text[from.saturating_sub(THINK_CLOSE.len() - 1)..];
-            return [b"<think>".as_slice(), THINK_CLOSE]
+            return [tokens::reasoning::THINK.as_bytes(), THINK_CLOSE]
                 .iter()
                 .any(|m| memchr::memmem::find(new, m).is_some());
         }

@@ -7,11 +7,15 @@
 //! beginning can only change what happens from where it starts, so everything before it
 //! is unaffected.
 
+use super::super::dialect::tokens::reasoning;
 use super::frontier;
 
 /// Markers with a `>` inside them, which the unterminated-tag rule does not hold when the
 /// cut falls after that `>`: the reasoning openers of Gemma 4 and gpt-oss.
-const INNER_CLOSE: [&[u8]; 2] = [b"<|channel>thought", b"<|channel|>analysis<|message|>"];
+const INNER_CLOSE: [&[u8]; 2] = [
+    reasoning::GEMMA_THOUGHT.as_bytes(),
+    reasoning::HARMONY_ANALYSIS.as_bytes(),
+];
 
 /// How far back an unterminated tag is looked for: longer than any token or name a
 /// dialect reads before its closing `>` or `]`.

@@ -32,6 +32,7 @@ use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::{Block, Blocks, any, at, token_may_follow};
+use super::tokens::gemma;
 use crate::py::PyStr;
 use reader::{Build, Check, Cut, Make, Reader};
 
@@ -43,15 +44,15 @@ struct Tokens {
 }
 
 const FUNCTION_GEMMA: Tokens = Tokens {
-    open: b"<start_function_call>",
-    close: b"<end_function_call>",
-    quote: b"<escape>",
+    open: gemma::FUNCTION_GEMMA_OPEN.as_bytes(),
+    close: gemma::FUNCTION_GEMMA_CLOSE.as_bytes(),
+    quote: gemma::FUNCTION_GEMMA_QUOTE.as_bytes(),
 };
 
 const GEMMA_4: Tokens = Tokens {
-    open: b"<|tool_call>",
-    close: b"<tool_call|>",
-    quote: b"<|\"|>",
+    open: gemma::GEMMA_4_OPEN.as_bytes(),
+    close: gemma::GEMMA_4_CLOSE.as_bytes(),
+    quote: gemma::GEMMA_4_QUOTE.as_bytes(),
 };
 
 /// Adds a candidate for every call block of either generation.

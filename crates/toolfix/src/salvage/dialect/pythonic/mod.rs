@@ -39,6 +39,7 @@ use super::super::{Allowlist, Beginning, SalvageError};
 use super::Dialect;
 use super::call_array;
 use super::token::{Blocks, trimmed};
+use super::tokens::pythonic;
 use super::whole_json::Whole;
 use crate::profile::{Profile, STRICT_MAX_DEPTH};
 use crate::py::unicode::strip;
@@ -57,13 +58,21 @@ enum Body {
 
 /// The wrappers templates put around the calls, and what each holds.
 const WRAPPERS: [(&[u8], &[u8], Body); 3] = [
-    (b"<|python_start|>", b"<|python_end|>", Body::List),
     (
-        b"<|tool_call_start|>",
-        b"<|tool_call_end|>",
+        pythonic::PYTHON_START.as_bytes(),
+        pythonic::PYTHON_END.as_bytes(),
+        Body::List,
+    ),
+    (
+        pythonic::TOOL_CALL_START.as_bytes(),
+        pythonic::TOOL_CALL_END.as_bytes(),
         Body::ListOrJson,
     ),
-    (b"<function_calls>", b"</function_calls>", Body::Lines),
+    (
+        pythonic::FUNCTION_CALLS.as_bytes(),
+        pythonic::FUNCTION_CALLS_CLOSE.as_bytes(),
+        Body::Lines,
+    ),
 ];
 
 /// The whole-content form: the stripped reply begins with a list of calls. The calls of
