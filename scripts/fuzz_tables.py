@@ -65,7 +65,8 @@ def campaign_totals(campaigns, findings):
 
 def findings_table(findings):
     """One row per finding: id, target, kind, what it broke, fix commits, input count."""
-    rows = [[f["id"], f"`{f['target']}`", f["kind"], f["broke"],
+    rows = [[f["id"], f"`{f['target']}`" if f["target"] in TARGETS else f["target"], f["kind"],
+             f["broke"],
              ", ".join(f["fix_commits"]) or "not identified", str(len(f["regressions"]))]
             for f in findings]
     return markdown_table(["id", "target", "kind", "broke", "fix", "inputs"], rows)
