@@ -1,34 +1,31 @@
 #!/usr/bin/env python3
-"""Turns benchmark results into the Markdown tables of BENCHMARKS.md.
+"""Turns benchmark results into data files, and data files into BENCHMARKS.md's tables.
 
-Two steps, both reading only files the benchmark runs wrote:
+Every table of BENCHMARKS.md is the CSV file its ``<!-- table: PATH -->`` marker names
+(``benches/results/<date>-<what>.csv``). A measurement writes new files; ``render``
+writes them into the page:
 
     # instruction counts of the clean path under callgrind (optional, noise-free)
     scripts/benchmarks_table.py callgrind -o "$CARGO_TARGET_DIR/bench-callgrind.json"
 
-    # the tables, from criterion's estimates and the real package's timings
+    # the tables beside the real package, from criterion's estimates and its timings
     scripts/benchmarks_table.py tables \\
         --criterion "$CARGO_TARGET_DIR/criterion" \\
         --python "$CARGO_TARGET_DIR/bench-praisonai.json" \\
-        --callgrind "$CARGO_TARGET_DIR/bench-callgrind.json" \\
-        --splice BENCHMARKS.md
+        --callgrind "$CARGO_TARGET_DIR/bench-callgrind.json" --results benches/results
 
-``tables`` prints the Markdown, or with ``--splice FILE`` replaces what lies between the
-``<!-- tables:begin -->`` and ``<!-- tables:end -->`` lines of FILE.
+    # the families of the dialects only strict recovers, timed under strict only
+    scripts/benchmarks_table.py dialects --callgrind --results benches/results
 
-The families of the dialects only ``strict`` recovers (``DIALECT_FAMILIES`` in
-``crates/toolfix/benches/inputs/mod.rs``) are timed under ``strict`` only, so they have
-no real-package figures; their table comes from criterion alone:
+    # streaming beside batch salvage, in instructions (valgrind; no criterion run)
+    scripts/benchmarks_table.py stream --results benches/results
 
-    cargo bench --bench adversarial -- \
-        '^(llama_json|pythonic|mistral|qwen_xml|deepseek|glm|kimi|harmony|reasoning|gemma|minimax|granite|phi4)'
-    scripts/benchmarks_table.py dialects --callgrind --splice BENCHMARKS.md
+    # BENCHMARKS.md from the files its markers name; --check only checks
+    scripts/benchmarks_table.py render [--check]
 
-which replaces what lies between ``<!-- dialect-tables:begin -->`` and
-``<!-- dialect-tables:end -->``. Streaming beside batch salvage is counted in instructions
-only (``stream_instructions`` under callgrind; no criterion run needed):
-
-    scripts/benchmarks_table.py stream --splice BENCHMARKS.md
+Without ``--results`` a measurement prints its Markdown. With it, each table goes to
+``<dir>/<date>-<name>.csv`` (``--date``, default today, UTC); point the page's markers at
+the new files and run ``render``.
 
 toolfix figures are criterion's point estimates (the slope of its linear regression, or
 the mean when it sampled flat); the dialects table also gives the fastest sample, whose
@@ -39,6 +36,7 @@ here is, if anything, an understatement of toolfix's advantage.
 """
 
 import argparse
+import datetime
 import glob
 import json
 import math
@@ -47,8 +45,23 @@ import re
 import subprocess
 import sys
 
-BEGIN, END = "<!-- tables:begin -->", "<!-- tables:end -->"
-DIALECT_BEGIN, DIALECT_END = "<!-- dialect-tables:begin -->", "<!-- dialect-tables:end -->"
+from doc_tables import ROOT, render_csv_blocks, tables_in, write_csv, write_or_check
+from doc_tables import markdown_table as table
+
+BENCHMARKS = os.path.join(ROOT, "BENCHMARKS.md")
+# The name of each table ``tables`` writes, by the start of the line before it.
+RESULT_NAMES = [
+    ("### This run", "environment"),
+    ("### Goals", "goals"),
+    ("### Clean replies", "clean"),
+    ("Instructions per run under callgrind", "clean-instructions"),
+    ("Before and after the probe rewrite", "clean-probe-rewrite"),
+    ("### Prose", "prose"),
+    ("### Call-heavy", "calls"),
+    ("### Adversarial", "adversarial"),
+    ("toolfix at every size", "adversarial-sizes"),
+    ("### Dispatch", "dispatch"),
+]
 # The time a 1 MiB reply of a dialect family may take (the target of the dialect work).
 DIALECT_BUDGET_NS = 10e6
 
@@ -155,12 +168,6 @@ def fmt_ratio(ratio, approx=False):
     if ratio >= 100:
         return f"{prefix}{ratio:,.0f}×"
     return f"{prefix}{ratio:.3g}×"
-
-
-def table(header, rows):
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def fit_exponent(points):
@@ -484,16 +491,25 @@ def command_callgrind(args):
         f.write("\n")
 
 
-def splice(path, begin, end, markdown):
-    """Rewrites what lies between the ``begin`` and ``end`` lines of the file at ``path``."""
-    with open(path, encoding="utf-8") as f:
+def emit(markdown, args, name=None):
+    """Prints ``markdown``, or with ``--results`` writes each of its tables to
+    ``<results>/<date>-<name>.csv``: ``name`` for a single table, else by
+    ``RESULT_NAMES``."""
+    if not args.results:
+        sys.stdout.write(markdown)
+        return
+    for before, header, rows in tables_in(markdown):
+        table_name = name or next(n for start, n in RESULT_NAMES if before.startswith(start))
+        path = os.path.join(args.results, f"{args.date}-{table_name}.csv")
+        write_csv(path, header, rows)
+        print(f"wrote {path}", file=sys.stderr)
+
+
+def command_render(args):
+    """Rewrites (or with ``--check`` checks) every table block of BENCHMARKS.md."""
+    with open(BENCHMARKS, encoding="utf-8") as f:
         text = f.read()
-    if begin not in text or end not in text:
-        sys.exit(f"{path} has no {begin} … {end} section")
-    head, rest = text.split(begin, 1)
-    _, tail = rest.split(end, 1)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(head + begin + "\n\n" + markdown + "\n" + end + tail)
+    sys.exit(write_or_check(BENCHMARKS, render_csv_blocks(text), args.check))
 
 
 def command_tables(args):
@@ -506,11 +522,7 @@ def command_tables(args):
         with open(args.callgrind, encoding="utf-8") as f:
             callgrind = json.load(f)
     before = read_criterion(args.before_criterion) if args.before_criterion else None
-    markdown = Report(criterion, python, callgrind, before).render()
-    if not args.splice:
-        sys.stdout.write(markdown)
-        return
-    splice(args.splice, BEGIN, END, markdown)
+    emit(Report(criterion, python, callgrind, before).render(), args)
 
 
 def dialect_instructions(groups):
@@ -583,17 +595,11 @@ def dialect_table(criterion, callgrind=False):
 
 def command_dialects(args):
     criterion = read_criterion(args.criterion)
-    markdown = dialect_table(criterion, args.callgrind) + "\n"
-    if not args.splice:
-        sys.stdout.write(markdown)
-        return
-    splice(args.splice, DIALECT_BEGIN, DIALECT_END, markdown)
+    emit(dialect_table(criterion, args.callgrind) + "\n", args, "dialects")
 
 
 STREAM_INPUTS = ("stream-prose", "stream-calls")
 STREAM_CHUNKS = (0, 1, 16, 4096)
-STREAM_BEGIN = "<!-- stream-instructions:begin -->"
-STREAM_END = "<!-- stream-instructions:end -->"
 
 
 def stream_instructions():
@@ -638,11 +644,14 @@ def stream_table(counts):
 
 
 def command_stream(args):
-    markdown = stream_table(stream_instructions()) + "\n"
-    if not args.splice:
-        sys.stdout.write(markdown)
-        return
-    splice(args.splice, STREAM_BEGIN, STREAM_END, markdown)
+    emit(stream_table(stream_instructions()) + "\n", args, "stream")
+
+
+def add_results(parser):
+    """The options of a command that writes data files."""
+    parser.add_argument("--results", help="write each table to RESULTS/<date>-<name>.csv")
+    parser.add_argument("--date", default=datetime.datetime.now(datetime.timezone.utc)
+                        .strftime("%Y-%m-%d"), help="the date in the file names")
 
 
 def main():
@@ -652,31 +661,28 @@ def main():
     callgrind = commands.add_parser("callgrind", help="count the clean path's instructions")
     callgrind.add_argument("-o", "--output", default=os.path.join(target, "bench-callgrind.json"))
     callgrind.add_argument("--work", default=target, help="where callgrind's files go")
-    tables = commands.add_parser("tables", help="print or splice the tables")
+    tables = commands.add_parser("tables", help="the tables beside the real package")
     tables.add_argument("--criterion", default=os.path.join(target, "criterion"))
     tables.add_argument("--python", default=os.path.join(target, "bench-praisonai.json"))
     tables.add_argument("--callgrind", help="the output of the callgrind command")
     tables.add_argument("--before-criterion",
                         help="criterion results of the clean group at an earlier commit")
-    tables.add_argument("--splice", help="a Markdown file to rewrite between the markers")
+    add_results(tables)
     dialects = commands.add_parser(
-        "dialects", help="print or splice the table of the families timed under strict only")
+        "dialects", help="the table of the families timed under strict only")
     dialects.add_argument("--criterion", default=os.path.join(target, "criterion"))
-    dialects.add_argument("--splice", help="a Markdown file to rewrite between the markers")
     dialects.add_argument("--callgrind", action="store_true",
                           help="add instruction counts at 256 KiB and 1 MiB (valgrind)")
-    stream = commands.add_parser(
-        "stream", help="print or splice the streaming instruction counts (valgrind)")
-    stream.add_argument("--splice", help="a Markdown file to rewrite between the markers")
+    add_results(dialects)
+    stream = commands.add_parser("stream", help="streaming instruction counts (valgrind)")
+    add_results(stream)
+    render = commands.add_parser("render", help="write BENCHMARKS.md's tables from the data")
+    render.add_argument("--check", action="store_true",
+                        help="only check that BENCHMARKS.md is current")
     args = parser.parse_args()
-    if args.command == "stream":
-        command_stream(args)
-    elif args.command == "callgrind":
-        command_callgrind(args)
-    elif args.command == "dialects":
-        command_dialects(args)
-    else:
-        command_tables(args)
+    run = {"stream": command_stream, "callgrind": command_callgrind,
+           "dialects": command_dialects, "render": command_render, "tables": command_tables}
+    run[args.command](args)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""Prints BENCHMARKS.md's table of toolfix beside the peers from one run's criterion results.
+"""BENCHMARKS.md's table of toolfix beside the peers, from one run's criterion results.
 
-Usage: python3 benches/peers/table.py "$CARGO_TARGET_DIR/criterion"
+Usage: python3 benches/peers/table.py "$CARGO_TARGET_DIR/criterion" [--csv FILE]
+
+prints the table, or with ``--csv`` writes it to FILE (``benches/results/<date>-peers.csv``,
+which BENCHMARKS.md's marker names; ``scripts/benchmarks_table.py render`` writes it there).
 
 Each cell is criterion's median (the machine is shared, and a median is what one slow
 sample moves least), then its multiple of the floor in the same group; the call-heavy
 row adds throughput in MB/s (10^6 bytes per second) under each time.
 """
 
+import argparse
+import csv
 import json
-import sys
 from pathlib import Path
 
 # (criterion group, row label), in the issue's order.
@@ -45,10 +49,9 @@ def fmt_time(ns: float) -> str:
     return f"{ns / 1e3:.1f} µs" if ns >= 1e3 else f"{ns:.0f} ns"
 
 
-def main() -> None:
-    root = Path(sys.argv[1])
-    print("| input | " + " | ".join(label for _, label in COLUMNS) + " |")
-    print("|---|" + "---:|" * len(COLUMNS))
+def rows(root: Path) -> list[list[str]]:
+    """One row per input class: its label, then each contender's cell."""
+    table = []
     for group, label in CLASSES:
         floor, size = median_and_bytes(root, group, "floor-memmem")
         cells = []
@@ -60,7 +63,25 @@ def main() -> None:
             if group == "peers-calls-256KiB":
                 cell += f", {size / ns * 1e3:,.0f} MB/s"
             cells.append(cell)
-        print(f"| {label} | " + " | ".join(cells) + " |")
+        table.append([label] + cells)
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("criterion", type=Path, help="criterion's output folder")
+    parser.add_argument("--csv", type=Path, help="write the table to this CSV file")
+    args = parser.parse_args()
+    header = ["input"] + [label for _, label in COLUMNS]
+    body = rows(args.criterion)
+    if args.csv:
+        with args.csv.open("w", encoding="utf-8", newline="") as f:
+            csv.writer(f, lineterminator="\n").writerows([header] + body)
+        return
+    print("| " + " | ".join(header) + " |")
+    print("|---|" + "---:|" * len(COLUMNS))
+    for row in body:
+        print("| " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":

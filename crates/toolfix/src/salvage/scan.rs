@@ -75,7 +75,7 @@ pub struct Scanned {
     /// disjoint): every round starts from that reading, and it decides which reasoning
     /// markers lie inside calls. A stream keeps its text from outside them, since cut
     /// inside one the rest would read differently (a block drafted in reasoning that took
-    /// the opener of a later call hides that call's `<think>`; F35 in docs/fuzzing.md).
+    /// the opener of a later call hides that call's `<think>`; F35 in fuzz/findings.toml).
     pub unmasked: Vec<Range<usize>>,
 }
 
@@ -624,7 +624,7 @@ fn calls_near_end(content: &[u8], tokens: &[Candidate]) -> Option<usize> {
 /// the structure it begins may read on past the range's end (its header still reading
 /// when the fence closed), and then batch salvage reads the text after the range around
 /// it (`reached_past_hidden`), so a stream keeps the range until that is decided (F32
-/// in docs/fuzzing.md).
+/// in fuzz/findings.toml).
 fn markers_near_end(content: &[u8], covering: &[Range<usize>]) -> Option<usize> {
     let near = near_end(content, AFTER_MARKER);
     // Only ranges that reach past `near` can cover a marker after it: picked once, so a
@@ -726,7 +726,7 @@ fn disjoint(spans: &[Range<usize>]) -> Vec<Range<usize>> {
 /// A span that grew over a fence whose opener no token read (a block left open reads on
 /// through the blanks of the fence after its opener) does not own it: kept opaque, it
 /// would unmask that fence in the next round, and the example inside would run (F31 in
-/// docs/fuzzing.md).
+/// fuzz/findings.toml).
 fn read_around(
     spans: Vec<Range<usize>>,
     fenced: &[Range<usize>],

@@ -182,7 +182,7 @@ fn recipient(text: &[u8], header: Range<usize>) -> Option<(usize, Recipient)> {
 /// The role must follow the token: what comes before a recipient in a header with no
 /// token to open it is any text up to the window's floor, which a stream has shown and
 /// forgotten by the time the `<|message|>` comes, so whether it is one word could not be
-/// told alike in both (F25 in docs/fuzzing.md).
+/// told alike in both (F25 in fuzz/findings.toml).
 fn in_header(text: &[u8], header: Range<usize>, to: usize) -> bool {
     let window = &text[header.clone()];
     let before = &window[..to];
@@ -278,7 +278,7 @@ mod tests {
         );
     }
 
-    /// Fuzzing finding F5 (docs/fuzzing.md): a channel token shown in a fence before the
+    /// Fuzzing finding F5 (fuzz/findings.toml): a channel token shown in a fence before the
     /// call opened its header, so the call started in the fence and was dropped.
     #[test]
     fn a_channel_token_in_a_fence_before_the_call_opens_no_header() {

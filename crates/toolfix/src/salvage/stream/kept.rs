@@ -440,7 +440,7 @@ pub fn stand_in(cp: &[u8]) -> u8 {
 /// The reasoning the text begins with, as whole-content salvage reads it: the run of
 /// blocks that only whitespace separates (`reasoning::run_end`), with fences masked (a
 /// `</think>` shown in a fence after the reasoning closes nothing; F34 in
-/// docs/fuzzing.md).
+/// fuzz/findings.toml).
 fn leading_reasoning(text: &[u8], beginning: Beginning) -> Option<std::ops::Range<usize>> {
     let ranges = reasoning::fenced_reading(text, beginning);
     let run = ranges.first()?.start..reasoning::run_end(text, &ranges);
