@@ -8,15 +8,21 @@
 //! accepts, and the payload keys are `name`/`tool` and `arguments`/`parameters`.
 
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use arbitrary::Result;
 
 use super::choice::Gen;
 use super::json::{Json, JsonStyle};
+use super::markers::{concat, functools_word};
 use super::names::{CallName, Offered, in_name_class};
 use super::text::{Casing, space};
 use toolfix::py::{Dict, PyStr, Value};
 use toolfix::salvage::Dialect;
+use toolfix::salvage::tokens::{
+    bracket, deepseek, function, gemma, glm, granite, harmony, kimi, minimax, mistral, phi4,
+    python_tag, pythonic, qwen_xml, react, tool_call,
+};
 
 /// How the call is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,28 +149,47 @@ pub struct CallSpec {
 /// its dialect. Reasoning tokens are not among them: reasoning is found on the text as
 /// written, so `<think>` in an argument masks the rest of the reply by design. None is a
 /// whole call, so a cut that removes the call around one leaves no call behind.
-pub const QUOTABLE_TOKENS: [(&str, Dialect); 14] = [
-    ("<｜tool▁call▁begin｜>", Dialect::DeepSeek),
-    ("<｜DSML｜function_calls>", Dialect::DeepSeek),
-    ("<|tool_call_begin|>", Dialect::Kimi),
-    ("<start_function_call>", Dialect::Gemma),
-    ("<|tool_call>", Dialect::Gemma),
-    ("<minimax:tool_call>", Dialect::MiniMax),
-    ("<|python_start|>", Dialect::Pythonic),
-    ("<|tool_call_start|>", Dialect::Pythonic),
-    ("<function=get_weather> <parameter=x>", Dialect::QwenXml),
-    ("<tool_call>get_weather <arg_key>", Dialect::Glm),
-    ("[TOOL_CALLS]get_weather[ARGS]", Dialect::Mistral),
-    ("<|tool_call|>[", Dialect::Granite),
-    ("functools[", Dialect::Phi4),
-    ("to=functions.get_weather<|message|>", Dialect::Harmony),
-];
+pub static QUOTABLE_TOKENS: LazyLock<[(&str, Dialect); 14]> = LazyLock::new(|| {
+    [
+        (deepseek::CALL_BEGIN, Dialect::DeepSeek),
+        (deepseek::DSML_CALLS, Dialect::DeepSeek),
+        (kimi::CALL_BEGIN, Dialect::Kimi),
+        (gemma::FUNCTION_GEMMA_OPEN, Dialect::Gemma),
+        (gemma::GEMMA_4_OPEN, Dialect::Gemma),
+        (minimax::SECTION, Dialect::MiniMax),
+        (pythonic::PYTHON_START, Dialect::Pythonic),
+        (pythonic::TOOL_CALL_START, Dialect::Pythonic),
+        (
+            concat(&[function::OPEN, "get_weather> ", qwen_xml::PARAMETER, "x>"]),
+            Dialect::QwenXml,
+        ),
+        (
+            concat(&[tool_call::OPEN, "get_weather ", glm::KEY]),
+            Dialect::Glm,
+        ),
+        (
+            concat(&[mistral::TOOL_CALLS, "get_weather", mistral::ARGS]),
+            Dialect::Mistral,
+        ),
+        (concat(&[granite::TOOL_CALL, "["]), Dialect::Granite),
+        (phi4::FUNCTOOLS, Dialect::Phi4),
+        (
+            concat(&[
+                harmony::RECIPIENT,
+                harmony::FUNCTIONS,
+                "get_weather",
+                harmony::MESSAGE,
+            ]),
+            Dialect::Harmony,
+        ),
+    ]
+});
 
 /// What replaces a quoted token whose dialect the reply also writes a block in (see
 /// `CallSpec::defuse_token`): Phi-4's opener, or when the reply writes a Phi-4 block too
 /// (then it would take that block's `]`), the first of `QUOTABLE_TOKENS` whose dialect
 /// the reply does not write, which has no closer to take.
-const DEFUSED_TOKEN: (&str, Dialect) = ("functools[", Dialect::Phi4);
+const DEFUSED_TOKEN: (&str, Dialect) = (phi4::FUNCTOOLS, Dialect::Phi4);
 
 /// What a ReAct step can be glued to.
 const GLUE: [&str; 6] = ["re", "trans", "é", "日", "_", "9"];
@@ -203,7 +228,7 @@ impl CallSpec {
         let mut token = None;
         if let (false, "", Json::Object(members)) = (hostile, glue, &mut args) {
             if g.chance(1, 5)? {
-                let (text, dialect) = g.pick(&QUOTABLE_TOKENS)?;
+                let (text, dialect) = g.pick(&*QUOTABLE_TOKENS)?;
                 members.push((PyStr::from("token"), Json::Str(PyStr::from(text))));
                 token = Some((text, dialect));
             }
@@ -256,7 +281,7 @@ impl CallSpec {
             return;
         }
         let defused = std::iter::once(&DEFUSED_TOKEN)
-            .chain(&QUOTABLE_TOKENS)
+            .chain(QUOTABLE_TOKENS.iter())
             .find(|(_, d)| !written.contains(d));
         if let Json::Object(members) = &mut self.args {
             for (key, value) in members.iter_mut() {
@@ -264,7 +289,7 @@ impl CallSpec {
                     && matches!(value, Json::Str(s) if s.as_str() == Some(text))
                 {
                     // With every dialect written, no token is safe: plain text instead.
-                    let replacement = defused.map_or("functools", |(t, _)| t);
+                    let replacement = defused.map_or(functools_word(), |(t, _)| t);
                     *value = Json::Str(PyStr::from(replacement));
                 }
             }
@@ -278,32 +303,32 @@ impl CallSpec {
         let [p0, p1, ..] = self.pads;
         match self.syntax {
             Syntax::ToolCall => {
-                self.closed(out, "<tool_call>", "</tool_call>", offered);
+                self.closed(out, tool_call::OPEN, tool_call::CLOSE, offered);
             }
             Syntax::Function => {
                 let name = self.name_text(offered);
-                let open = self.opener.apply("<function=") + &name + ">";
+                let open = self.opener.apply(function::OPEN) + &name + ">";
                 out.push_str(&open);
-                self.body(out, p0, &self.args_text(), p1, "</function>");
+                self.body(out, p0, &self.args_text(), p1, function::CLOSE);
             }
             Syntax::Bracket {
                 request_open,
                 request_close,
             } => {
                 let open = if request_open {
-                    "[tool_request]"
+                    bracket::TOOL_REQUEST
                 } else {
-                    "[tool_call]"
+                    bracket::TOOL_CALL
                 };
                 let close = if request_close {
-                    "[end_tool_request]"
+                    bracket::TOOL_REQUEST_CLOSE
                 } else {
-                    "[/tool_call]"
+                    bracket::TOOL_CALL_CLOSE
                 };
                 self.closed(out, open, close, offered);
             }
             Syntax::PythonTag => {
-                out.push_str(&self.opener.apply("<|python_tag|>"));
+                out.push_str(&self.opener.apply(python_tag::TAG));
                 out.push_str(p0);
                 out.push_str(&self.damaged(self.payload_text(offered)));
             }
@@ -340,7 +365,7 @@ impl CallSpec {
     /// `Action\s*:\s*NAME\s*Action\s*Input\s*:\s*{…}`.
     fn react(&self, out: &mut String, offered: &Offered) {
         let [p0, p1, p2, p3, p4, p5] = self.pads;
-        let action = self.opener.apply("action");
+        let action = self.opener.apply(react::ACTION);
         out.push_str(self.glue);
         out.push_str(&action);
         out.push_str(p0);
@@ -350,7 +375,7 @@ impl CallSpec {
         out.push_str(p2);
         out.push_str(&action);
         out.push_str(p3);
-        out.push_str(&self.opener.apply("input"));
+        out.push_str(&self.opener.apply(react::INPUT));
         out.push_str(p4);
         out.push(':');
         out.push_str(p5);

@@ -1,12 +1,19 @@
 //! What every salvage must keep, whatever the reply: the guarantees the fuzz targets and
 //! the property tests assert. Each check returns a description of the first violation.
 
-use super::reply::{Intended, MARKERS};
+use std::sync::LazyLock;
+
+use super::markers::concat;
+use super::reply::{Intended, MARKERS_NEW, MARKERS_PRAISONAI};
 use super::surrogates::joined;
 use toolfix::Profile;
 use toolfix::py::json::{self, DecodeLimits};
 use toolfix::py::{INT_MAX_STR_DIGITS, Value, is_space};
 use toolfix::salvage::fenced_ranges;
+use toolfix::salvage::tokens::{
+    bracket, deepseek, function, gemma, granite, harmony, kimi, minimax, mistral, phi4, pythonic,
+    reasoning, tool_call,
+};
 use toolfix::salvage::{Allowlist, Call, Content, Dialect};
 
 /// A broken guarantee, described for the person reading the failure.
@@ -138,28 +145,9 @@ pub fn outside_fences_strict(content: Content<'_>, calls: &[Call]) -> Result<(),
 /// a GLM `<tool_call>NAME` followed by `<arg_key>` or `</tool_call>`. Loose on purpose:
 /// an exception may only be wider than the rule it excuses.
 pub fn token_openers(text: &[u8]) -> Vec<usize> {
-    const OPENERS: [&str; 17] = [
-        "[TOOL_CALLS]",
-        "<｜tool▁call▁begin｜>",
-        "<｜DSML｜function_calls>",
-        "<|tool_call_begin|>",
-        "<|start|>",
-        "<|channel|>",
-        "to=functions.",
-        "<start_function_call>",
-        "<|tool_call>",
-        "<minimax:tool_call>",
-        "<|tool_call|>",
-        "functools[",
-        "<|python_start|>",
-        "<function_calls>",
-        "<|tool_call_start|>",
-        "<function=",
-        "<tool_call>",
-    ];
     let mut at: Vec<usize> = Vec::new();
-    for opener in OPENERS {
-        let xml = opener == "<function=" || opener == "<tool_call>";
+    for &opener in OPENERS.iter() {
+        let xml = opener == function::OPEN || opener == tool_call::OPEN;
         let mut from = 0;
         while let Some(i) = find(&text[from..], opener.as_bytes()) {
             let p = from + i;
@@ -181,7 +169,7 @@ fn native_xml_at(text: &[u8], p: usize) -> bool {
         Some(gt) => &rest[gt + 1..],
         None => return true,
     };
-    let after = if rest.starts_with(b"<tool_call>") {
+    let after = if rest.starts_with(tool_call::OPEN.as_bytes()) {
         // GLM writes the name right after the tag; Qwen3 XML a `<function=` tag.
         let name = after
             .iter()
@@ -193,6 +181,31 @@ fn native_xml_at(text: &[u8], p: usize) -> bool {
     };
     after.trim_ascii_start().first() != Some(&b'{')
 }
+
+/// The openers `token_openers` looks for: the tokens a token dialect's call starts at,
+/// Harmony's `to=functions.` recipient, Olmo 3's `<function_calls>`, and the Qwen3 XML
+/// and GLM tags, which `native_xml_at` narrows.
+static OPENERS: LazyLock<[&str; 17]> = LazyLock::new(|| {
+    [
+        mistral::TOOL_CALLS,
+        deepseek::CALL_BEGIN,
+        deepseek::DSML_CALLS,
+        kimi::CALL_BEGIN,
+        harmony::START,
+        harmony::CHANNEL,
+        concat(&[harmony::RECIPIENT, harmony::FUNCTIONS]),
+        gemma::FUNCTION_GEMMA_OPEN,
+        gemma::GEMMA_4_OPEN,
+        minimax::SECTION,
+        granite::TOOL_CALL,
+        phi4::FUNCTOOLS,
+        pythonic::PYTHON_START,
+        pythonic::FUNCTION_CALLS,
+        pythonic::TOOL_CALL_START,
+        function::OPEN,
+        tool_call::OPEN,
+    ]
+});
 
 /// The first occurrence of `needle` in `hay`.
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -312,8 +325,8 @@ pub fn strict_within_praisonai(
             .any(|c| c.dialect().is_praisonai() && c.span().start < at && at < c.span().end)
     };
     let lower = String::from_utf8_lossy(text).to_lowercase();
-    let probes_differ = !MARKERS[..6].iter().any(|m| lower.contains(m))
-        && MARKERS[6..].iter().any(|m| lower.contains(m));
+    let holds = |m: &String| lower.contains(m.as_str());
+    let probes_differ = !MARKERS_PRAISONAI.iter().any(holds) && MARKERS_NEW.iter().any(holds);
     let documented = |call: &Call| {
         let span = call.span();
         probes_differ
@@ -351,12 +364,23 @@ pub fn strict_within_praisonai(
 /// when `from` is a reasoning token, `strict` masks that closer, so a candidate it closes
 /// under `praisonai` (and which encloses earlier calls there) has no end under `strict`.
 fn closer_after(text: &[u8], from: usize) -> bool {
-    const CLOSERS: [&[u8]; 4] = [b"</tool_call>", b"</function>", b"[/tool_", b"[end_tool_"];
-    CLOSERS.iter().any(|closer| {
+    let closers = [
+        tool_call::CLOSE,
+        function::CLOSE,
+        bracket_stem(bracket::TOOL_CALL_CLOSE),
+        bracket_stem(bracket::TOOL_REQUEST_CLOSE),
+    ];
+    closers.iter().any(|closer| {
         text[from..]
             .windows(closer.len())
-            .any(|w| w.eq_ignore_ascii_case(closer))
+            .any(|w| w.eq_ignore_ascii_case(closer.as_bytes()))
     })
+}
+
+/// A bracket closer up to its last `_` (`[/TOOL_`, `[END_TOOL_`): the bracket tags'
+/// openers and closers may cross, so the stem closes a call of either tag.
+fn bracket_stem(closer: &str) -> &str {
+    closer.rfind('_').map_or(closer, |i| &closer[..=i])
 }
 
 /// Whether a `python_tag` call's text is a `;`-continuation: whitespace, then `;`.
@@ -386,10 +410,10 @@ fn praisonai_reads_whole(text: &[u8]) -> bool {
 fn reasoning_tokens(text: &[u8]) -> Vec<usize> {
     let mut at = Vec::new();
     for token in [
-        "<think>",
-        "</think>",
-        "<|channel>thought",
-        "<|channel|>analysis<|message|>",
+        reasoning::THINK,
+        reasoning::THINK_CLOSE,
+        reasoning::GEMMA_THOUGHT,
+        reasoning::HARMONY_ANALYSIS,
     ] {
         let mut from = 0;
         while let Some(i) = find(&text[from..], token.as_bytes()) {

@@ -35,6 +35,7 @@ pub mod fence;
 pub mod fence_oracle;
 pub mod invariants;
 pub mod json;
+pub mod markers;
 pub mod names;
 pub mod native;
 pub mod prose;

@@ -4,8 +4,10 @@ use arbitrary::Result;
 
 use super::choice::Gen;
 use super::json::Json;
+use super::markers::title;
 use toolfix::py::{PyStr, Value};
 use toolfix::salvage::Allowlist;
+use toolfix::salvage::tokens::react;
 
 /// Names tools are offered under. The last ones fall outside the `[a-zA-Z0-9_-]` class
 /// of `<function=…>` and ReAct, so only the payload dialects can call them; `do_action`
@@ -209,8 +211,10 @@ impl CallName {
     /// matched), and that name.
     pub fn quoted_step(offered: &Offered) -> Option<(String, PyStr)> {
         let name = offered.0.iter().find(|n| in_name_class(n))?;
+        let action = title(react::ACTION);
+        let input = title(react::INPUT);
         Some((
-            format!("Action: {name} Action Input: {{}}"),
+            format!("{action}: {name} {action} {input}: {{}}"),
             PyStr::from(*name),
         ))
     }

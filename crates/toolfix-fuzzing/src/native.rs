@@ -14,18 +14,24 @@
 //! values convert by type when the reply's tools carry schemas and stay strings when not.
 
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use arbitrary::Result;
 
 use super::call::Damage;
 use super::choice::Gen;
 use super::json::{Json, JsonStyle, render_string};
+use super::markers::{KIMI_FUNCTIONS, concat, functools_word};
 use super::names::{CallName, Offered, ParamType, TEXT_KEYS};
 use super::python::{self, PyStyle, is_identifier};
 use super::text::space;
 use toolfix::py::json::{self, DecodeLimits};
 use toolfix::py::{Dict, PyStr, Value};
 use toolfix::salvage::Dialect;
+use toolfix::salvage::tokens::{
+    deepseek, function, gemma, glm, granite, harmony, kimi, minimax, mistral, python_tag, pythonic,
+    qwen_xml, tool_call,
+};
 
 /// A native format, with its variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,7 +56,7 @@ pub enum Form {
     /// `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>`.
     Kimi { prefix: bool },
     /// A Harmony `commentary` message to `functions.NAME`: its header (`HEADERS`) and the
-    /// token that ends it (`ENDS`).
+    /// token that ends it (`harmony::ENDS`).
     Harmony { header: usize, end: usize },
     /// `<start_function_call>call:NAME{…}<end_function_call>` (FunctionGemma), or
     /// Gemma 4's `<|tool_call>call:NAME{…}<tool_call|>` when `gen4`.
@@ -69,33 +75,26 @@ pub enum Form {
 
 /// The wrappers pythonic lists are written in (Llama 4, LFM2).
 const WRAPPERS: [(&str, &str); 2] = [
-    ("<|python_start|>", "<|python_end|>"),
-    ("<|tool_call_start|>", "<|tool_call_end|>"),
+    (pythonic::PYTHON_START, pythonic::PYTHON_END),
+    (pythonic::TOOL_CALL_START, pythonic::TOOL_CALL_END),
 ];
 
-/// Harmony headers, before and after the recipient's name.
-const HEADERS: [(&str, &str); 4] = [
-    (
-        "<|start|>assistant<|channel|>commentary to=functions.",
-        " <|constrain|>json<|message|>",
-    ),
-    (
-        "<|start|>assistant to=functions.",
-        "<|channel|>commentary json<|message|>",
-    ),
-    (
-        "<|channel|>commentary to=functions.",
-        " <|constrain|>json<|message|>",
-    ),
-    ("<|channel|>commentary to=functions.", "<|message|>"),
-];
-
-/// The tokens that end a Harmony message.
-const ENDS: [&str; 3] = ["<|call|>", "<|end|>", "<|return|>"];
-
-const DEEPSEEK_BEGIN: &str = "<｜tool▁call▁begin｜>";
-const DEEPSEEK_SEP: &str = "<｜tool▁sep｜>";
-const DEEPSEEK_END: &str = "<｜tool▁call▁end｜>";
+/// Harmony headers, before and after the recipient's name: the channel before or after
+/// the recipient, with or without `<|start|>assistant` and a `<|constrain|>` type.
+static HEADERS: LazyLock<[(&str, &str); 4]> = LazyLock::new(|| {
+    use harmony::{CHANNEL, CONSTRAIN, FUNCTIONS, MESSAGE, RECIPIENT, START};
+    let constrained = concat(&[" ", CONSTRAIN, "json", MESSAGE]);
+    let to_functions = concat(&[CHANNEL, "commentary ", RECIPIENT, FUNCTIONS]);
+    [
+        (concat(&[START, "assistant", to_functions]), constrained),
+        (
+            concat(&[START, "assistant ", RECIPIENT, FUNCTIONS]),
+            concat(&[CHANNEL, "commentary json", MESSAGE]),
+        ),
+        (to_functions, constrained),
+        (to_functions, MESSAGE),
+    ]
+});
 
 impl Form {
     /// The dialect salvage reports for its calls.
@@ -132,7 +131,7 @@ impl Form {
             },
             5 => Form::Harmony {
                 header: g.below(HEADERS.len())?,
-                end: g.below(ENDS.len())?,
+                end: g.below(harmony::ENDS.len())?,
             },
             6 => Form::Gemma { gen4: g.any()? },
             7 => Form::MiniMax,
@@ -515,9 +514,9 @@ impl BlockWriter<'_> {
         let spec = self.spec;
         let [p0, p1, p2] = spec.pads;
         match spec.form {
-            Form::MistralArray { ids } => self.array("[TOOL_CALLS]", p0, ids),
-            Form::Granite => self.array("<|tool_call|>", p0, false),
-            Form::Phi4 => self.array("functools", "", false),
+            Form::MistralArray { ids } => self.array(mistral::TOOL_CALLS, p0, ids),
+            Form::Granite => self.array(granite::TOOL_CALL, p0, false),
+            Form::Phi4 => self.array(functools_word(), "", false),
             Form::MistralV11 { ids } => {
                 for (k, call) in spec.calls.iter().enumerate() {
                     if k > 0 {
@@ -525,16 +524,16 @@ impl BlockWriter<'_> {
                     }
                     let start = self.out.len();
                     if k == 0 || call.marker {
-                        self.out.push_str("[TOOL_CALLS]");
+                        self.out.push_str(mistral::TOOL_CALLS);
                         self.out.push_str(p0);
                     }
                     self.out.push_str(&self.name_text(call));
                     if ids {
-                        self.out.push_str("[CALL_ID]");
+                        self.out.push_str(mistral::CALL_ID);
                         self.out.push_str(p2);
                         self.out.push_str(&format!("a1B2c3D{k}e"));
                     }
-                    self.out.push_str("[ARGS]");
+                    self.out.push_str(mistral::ARGS);
                     self.out.push_str(p2);
                     let args = self.json_text(call);
                     self.out.push_str(&self.damaged(args));
@@ -550,13 +549,14 @@ impl BlockWriter<'_> {
                     }
                     let start = self.out.len();
                     if wrapped {
-                        self.out.push_str("<tool_call>\n");
+                        self.out.push_str(tool_call::OPEN);
+                        self.out.push('\n');
                     }
-                    self.out.push_str("<function=");
+                    self.out.push_str(function::OPEN);
                     self.out.push_str(&self.name_text(call));
                     self.out.push_str(">\n");
                     for arg in text(call) {
-                        self.out.push_str("<parameter=");
+                        self.out.push_str(qwen_xml::PARAMETER);
                         self.out.push_str(arg.key);
                         self.out.push('>');
                         let value = self.text_value(arg);
@@ -571,13 +571,14 @@ impl BlockWriter<'_> {
                         if frame {
                             self.out.push('\n');
                         }
-                        self.out.push_str("</parameter>\n");
+                        self.out.push_str(qwen_xml::PARAMETER_CLOSE);
+                        self.out.push('\n');
                     }
-                    self.out.push_str(&self.closer("</function>"));
+                    self.out.push_str(&self.closer(function::CLOSE));
                     let function_end = self.out.len();
                     if wrapped {
                         self.out.push_str(p0);
-                        self.out.push_str(&self.closer("</tool_call>"));
+                        self.out.push_str(&self.closer(tool_call::CLOSE));
                     }
                     let end = self.out.len();
                     let short = wrapped.then_some((function_end..end, function_end));
@@ -586,45 +587,45 @@ impl BlockWriter<'_> {
             }
             Form::DeepSeekV3 | Form::DeepSeekV31 => {
                 if spec.section {
-                    self.out.push_str("<｜tool▁calls▁begin｜>");
+                    self.out.push_str(deepseek::CALLS_BEGIN);
                 }
                 for (k, call) in spec.calls.iter().enumerate() {
                     if k > 0 {
                         self.out.push_str(p1);
                     }
                     let start = self.out.len();
-                    self.out.push_str(DEEPSEEK_BEGIN);
+                    self.out.push_str(deepseek::CALL_BEGIN);
                     let name = self.name_text(call);
                     let args = self.damaged(self.json_text(call));
                     if spec.form == Form::DeepSeekV3 {
                         self.out.push_str("function");
-                        self.out.push_str(DEEPSEEK_SEP);
+                        self.out.push_str(deepseek::SEP);
                         self.out.push_str(&name);
                         self.out.push_str("\n```json\n");
                         self.out.push_str(&args);
                         self.out.push_str("\n```");
                     } else {
                         self.out.push_str(&name);
-                        self.out.push_str(DEEPSEEK_SEP);
+                        self.out.push_str(deepseek::SEP);
                         self.out.push_str(&args);
                     }
-                    self.out.push_str(&self.closer(DEEPSEEK_END));
+                    self.out.push_str(&self.closer(deepseek::CALL_END));
                     let end = self.out.len();
                     self.piece(call, start..end, end, None, start);
                 }
                 if spec.section {
-                    self.out.push_str("<｜tool▁calls▁end｜>");
+                    self.out.push_str(deepseek::CALLS_END);
                 }
             }
             Form::Dsml => self.invokes(
-                ("<｜DSML｜function_calls>", "</｜DSML｜function_calls>"),
-                ("<｜DSML｜invoke", "</｜DSML｜invoke>"),
-                ("<｜DSML｜parameter", "</｜DSML｜parameter>"),
+                (deepseek::DSML_CALLS, deepseek::DSML_CALLS_CLOSE),
+                (deepseek::DSML_INVOKE, deepseek::DSML_INVOKE_CLOSE),
+                (deepseek::DSML_PARAMETER, deepseek::DSML_PARAMETER_CLOSE),
             ),
             Form::MiniMax => self.invokes(
-                ("<minimax:tool_call>", "</minimax:tool_call>"),
-                ("<invoke", "</invoke>"),
-                ("<parameter", "</parameter>"),
+                (minimax::SECTION, minimax::SECTION_CLOSE),
+                (minimax::INVOKE, minimax::INVOKE_CLOSE),
+                (minimax::PARAMETER, minimax::PARAMETER_CLOSE),
             ),
             Form::Glm { newlines } => {
                 let nl = if newlines { "\n" } else { "" };
@@ -633,24 +634,28 @@ impl BlockWriter<'_> {
                         self.out.push('\n');
                     }
                     let start = self.out.len();
-                    self.out.push_str("<tool_call>");
+                    self.out.push_str(tool_call::OPEN);
                     self.out.push_str(&self.name_text(call));
                     self.out.push_str(nl);
                     for arg in text(call) {
                         let value = self.text_value(arg);
                         self.out.push_str(&format!(
-                            "<arg_key>{}</arg_key>{nl}<arg_value>{value}</arg_value>{nl}",
-                            arg.key
+                            "{}{}{}{nl}{}{value}{}{nl}",
+                            glm::KEY,
+                            arg.key,
+                            glm::KEY_CLOSE,
+                            glm::VALUE,
+                            glm::VALUE_CLOSE
                         ));
                     }
-                    self.out.push_str(&self.closer("</tool_call>"));
+                    self.out.push_str(&self.closer(tool_call::CLOSE));
                     let end = self.out.len();
                     self.piece(call, start..end, end, None, start);
                 }
             }
             Form::Kimi { prefix } => {
                 if spec.section {
-                    self.out.push_str("<|tool_calls_section_begin|>");
+                    self.out.push_str(kimi::SECTION_BEGIN);
                     self.out.push_str(p0);
                 }
                 for (k, call) in spec.calls.iter().enumerate() {
@@ -658,22 +663,21 @@ impl BlockWriter<'_> {
                         self.out.push_str(p1);
                     }
                     let start = self.out.len();
-                    self.out.push_str("<|tool_call_begin|>");
+                    self.out.push_str(kimi::CALL_BEGIN);
                     if prefix {
-                        self.out.push_str("functions.");
+                        self.out.push_str(KIMI_FUNCTIONS);
                     }
                     self.out.push_str(&self.name_text(call));
-                    self.out
-                        .push_str(&format!(":{k}<|tool_call_argument_begin|>"));
+                    self.out.push_str(&format!(":{k}{}", kimi::ARGUMENT_BEGIN));
                     let args = self.damaged(self.json_text(call));
                     self.out.push_str(&args);
-                    self.out.push_str(&self.closer("<|tool_call_end|>"));
+                    self.out.push_str(&self.closer(kimi::CALL_END));
                     let end = self.out.len();
                     self.piece(call, start..end, end, None, start);
                 }
                 if spec.section {
                     self.out.push_str(p2);
-                    self.out.push_str("<|tool_calls_section_end|>");
+                    self.out.push_str(kimi::SECTION_END);
                 }
             }
             Form::Harmony { header, end } => {
@@ -696,7 +700,7 @@ impl BlockWriter<'_> {
                     let json_end = self.out.len();
                     self.out.push_str(p2);
                     let token_start = self.out.len();
-                    self.out.push_str(&self.closer(ENDS[end]));
+                    self.out.push_str(&self.closer(harmony::ENDS[end]));
                     let end = self.out.len();
                     let short = Some((json_end..token_start + 1, json_end));
                     self.piece(call, start..end, end, short, body);
@@ -704,9 +708,17 @@ impl BlockWriter<'_> {
             }
             Form::Gemma { gen4 } => {
                 let (open, close, quote) = if gen4 {
-                    ("<|tool_call>", "<tool_call|>", "<|\"|>")
+                    (
+                        gemma::GEMMA_4_OPEN,
+                        gemma::GEMMA_4_CLOSE,
+                        gemma::GEMMA_4_QUOTE,
+                    )
                 } else {
-                    ("<start_function_call>", "<end_function_call>", "<escape>")
+                    (
+                        gemma::FUNCTION_GEMMA_OPEN,
+                        gemma::FUNCTION_GEMMA_CLOSE,
+                        gemma::FUNCTION_GEMMA_QUOTE,
+                    )
                 };
                 for (k, call) in spec.calls.iter().enumerate() {
                     if k > 0 {
@@ -766,7 +778,7 @@ impl BlockWriter<'_> {
             }
             Form::PythonTagChain => {
                 let mut start = self.out.len();
-                self.out.push_str("<|python_tag|>");
+                self.out.push_str(python_tag::TAG);
                 self.out.push_str(p0);
                 for (k, call) in spec.calls.iter().enumerate() {
                     if k > 0 {

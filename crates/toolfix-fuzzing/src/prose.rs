@@ -5,107 +5,135 @@
 //! backticks, tildes or colons. Hostile prose adds near-misses of every marker, stray
 //! tags, braces and fence characters, and arbitrary text.
 
+use std::sync::LazyLock;
+
 use arbitrary::Result;
 
 use super::choice::Gen;
-use super::text::separator;
+use super::markers::{KIMI_FUNCTIONS, concat, title};
+use super::text::{Casing, separator};
+use toolfix::salvage::tokens::{
+    bracket, deepseek, function, gemma, glm, granite, harmony, kimi, minimax, mistral, phi4,
+    python_tag, pythonic, qwen_xml, react, reasoning, tool_call,
+};
 
-/// Words of clean prose.
-const WORDS: [&str; 24] = [
-    "I'll",
-    "check",
-    "the",
-    "weather",
-    "for",
-    "you",
-    "Paris",
-    "results",
-    "action",
-    "transaction",
-    "reaction",
-    "Action",
-    "function",
-    "tool_call",
-    "python",
-    "request",
-    "café",
-    "İstanbul",
-    "Straße",
-    "日本語",
-    "🎉",
-    "42",
-    "(done).",
-    "\"quoted\"",
-];
+/// Words of clean prose, the ReAct marker word and words holding it among them.
+static WORDS: LazyLock<[&str; 24]> = LazyLock::new(|| {
+    [
+        "I'll",
+        "check",
+        "the",
+        "weather",
+        "for",
+        "you",
+        "Paris",
+        "results",
+        react::ACTION,
+        concat(&["trans", react::ACTION]),
+        concat(&["re", react::ACTION]),
+        concat(&[&title(react::ACTION)]),
+        "function",
+        "tool_call",
+        "python",
+        "request",
+        "café",
+        "İstanbul",
+        "Straße",
+        "日本語",
+        "🎉",
+        "42",
+        "(done).",
+        "\"quoted\"",
+    ]
+});
 
 /// Fragments of hostile prose: near-misses, stray tags and closers, braces, fences, the
 /// tokens of the native formats and of reasoning, alone or half-written.
-const FRAGMENTS: [&str; 64] = [
-    "<tool call>",
-    "act ion",
-    "Ａction",
-    "actİon",
-    "<functıon=",
-    "[TOOL_CALLS]",
-    "<tools>",
-    "<|python_tag|",
-    "Action:",
-    "Action Input:",
-    "</tool_call>",
-    "</function>",
-    "[/TOOL_CALL]",
-    "[END_TOOL_REQUEST]",
-    "<tool_call>",
-    "<function=calc>",
-    "[TOOL_REQUEST]",
-    "<|python_tag|>",
-    "{",
-    "}",
-    "}{",
-    "```",
-    "~~~",
-    "``",
-    "`",
-    ":",
-    "\\",
-    "<think>",
-    "</think>",
-    "\"",
-    "[TOOL_CALLS]a[ARGS]",
-    "[TOOL_CALLS][",
-    "[ARGS]{",
-    "[CALL_ID]",
-    "<function=a>\n<parameter=x>\n",
-    "</parameter>",
-    "<｜tool▁call▁begin｜>",
-    "<｜tool▁sep｜>",
-    "<｜tool▁call▁end｜>",
-    "<｜DSML｜function_calls>",
-    "<｜DSML｜invoke name=\"a\">",
-    "<tool_call>a\n<arg_key>",
-    "</arg_value>",
-    "<|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>",
-    "<|tool_call_end|>",
-    "<|start|>assistant<|channel|>commentary to=functions.a <|constrain|>json<|message|>",
-    "<|message|>",
-    "<|call|>",
-    "<|end|>",
-    "<|channel|>analysis<|message|>",
-    "<start_function_call>call:a{",
-    "<escape>",
-    "<|tool_call>call:a{x:<|\"|>",
-    "<minimax:tool_call>",
-    "<invoke name=\"a\">",
-    "<|tool_call|>[",
-    "functools[",
-    "<|python_start|>[a(",
-    "<|tool_call_start|>",
-    "<|channel>thought",
-    "<channel|>",
-    "; {\"name\": \"a\"}",
-    "```json",
-    "[a(x=1)]",
-];
+static FRAGMENTS: LazyLock<[&str; 64]> = LazyLock::new(|| {
+    let action = title(react::ACTION);
+    [
+        concat(&[&tool_call::OPEN.replace('_', " ")]),
+        "act ion",
+        "Ａction",
+        "actİon",
+        concat(&[&Casing::Dotless.apply(function::OPEN)]),
+        mistral::TOOL_CALLS,
+        "<tools>",
+        python_tag::TAG.trim_end_matches('>'),
+        concat(&[&action, ":"]),
+        concat(&[&action, " ", &title(react::INPUT), ":"]),
+        tool_call::CLOSE,
+        function::CLOSE,
+        bracket::TOOL_CALL_CLOSE,
+        bracket::TOOL_REQUEST_CLOSE,
+        tool_call::OPEN,
+        concat(&[function::OPEN, "calc>"]),
+        bracket::TOOL_REQUEST,
+        python_tag::TAG,
+        "{",
+        "}",
+        "}{",
+        "```",
+        "~~~",
+        "``",
+        "`",
+        ":",
+        "\\",
+        reasoning::THINK,
+        reasoning::THINK_CLOSE,
+        "\"",
+        concat(&[mistral::TOOL_CALLS, "a", mistral::ARGS]),
+        concat(&[mistral::TOOL_CALLS, "["]),
+        concat(&[mistral::ARGS, "{"]),
+        mistral::CALL_ID,
+        concat(&[function::OPEN, "a>\n", qwen_xml::PARAMETER, "x>\n"]),
+        qwen_xml::PARAMETER_CLOSE,
+        deepseek::CALL_BEGIN,
+        deepseek::SEP,
+        deepseek::CALL_END,
+        deepseek::DSML_CALLS,
+        concat(&[deepseek::DSML_INVOKE, " name=\"a\">"]),
+        concat(&[tool_call::OPEN, "a\n", glm::KEY]),
+        glm::VALUE_CLOSE,
+        concat(&[
+            kimi::CALL_BEGIN,
+            KIMI_FUNCTIONS,
+            "a:0",
+            kimi::ARGUMENT_BEGIN,
+        ]),
+        kimi::CALL_END,
+        concat(&[
+            harmony::START,
+            "assistant",
+            harmony::CHANNEL,
+            "commentary ",
+            harmony::RECIPIENT,
+            harmony::FUNCTIONS,
+            "a ",
+            harmony::CONSTRAIN,
+            "json",
+            harmony::MESSAGE,
+        ]),
+        harmony::MESSAGE,
+        harmony::CALL,
+        harmony::END,
+        reasoning::HARMONY_ANALYSIS,
+        concat(&[gemma::FUNCTION_GEMMA_OPEN, "call:a{"]),
+        gemma::FUNCTION_GEMMA_QUOTE,
+        concat(&[gemma::GEMMA_4_OPEN, "call:a{x:", gemma::GEMMA_4_QUOTE]),
+        minimax::SECTION,
+        concat(&[minimax::INVOKE, " name=\"a\">"]),
+        concat(&[granite::TOOL_CALL, "["]),
+        phi4::FUNCTOOLS,
+        concat(&[pythonic::PYTHON_START, "[a("]),
+        pythonic::TOOL_CALL_START,
+        reasoning::GEMMA_THOUGHT,
+        reasoning::GEMMA_THOUGHT_CLOSE,
+        "; {\"name\": \"a\"}",
+        "```json",
+        "[a(x=1)]",
+    ]
+});
 
 /// One stretch of prose.
 #[derive(Clone, Debug)]
@@ -129,10 +157,10 @@ impl Prose {
 fn word(g: &mut Gen<'_, '_>) -> Result<String> {
     if g.hostile() {
         match g.below(4)? {
-            0 => return Ok(g.pick(&FRAGMENTS)?.to_owned()),
+            0 => return Ok(g.pick(&*FRAGMENTS)?.to_owned()),
             1 => return g.any(),
             _ => {}
         }
     }
-    Ok(g.pick(&WORDS)?.to_owned())
+    Ok(g.pick(&*WORDS)?.to_owned())
 }

@@ -7,6 +7,7 @@
 //! where a superlinear path would show). It may be cut short, as a streamed reply is.
 
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 use toolfix::Profile;
@@ -21,6 +22,7 @@ use super::text::{separator, space};
 use super::whole::{self, WholeJson};
 use toolfix::py::{Dict, PyStr, Value};
 use toolfix::salvage::Dialect;
+use toolfix::salvage::tokens::{harmony, reasoning};
 
 /// The longest rendering: repetitions stop growing a reply past it (64 KiB is enough
 /// for a quadratic path to cost a thousand times a linear one).
@@ -88,14 +90,18 @@ pub enum ReasoningKind {
     HarmonyAnalysis,
 }
 
+/// Gemma 4's thought channel as its template opens it, on a line of its own.
+static GEMMA_THOUGHT_LINE: LazyLock<String> =
+    LazyLock::new(|| format!("{}\n", reasoning::GEMMA_THOUGHT));
+
 impl ReasoningKind {
     /// The tokens around the reasoning.
     fn tokens(self) -> (&'static str, &'static str) {
         match self {
-            ReasoningKind::Think => ("<think>", "</think>"),
-            ReasoningKind::Unopened => ("", "</think>"),
-            ReasoningKind::GemmaThought => ("<|channel>thought\n", "<channel|>"),
-            ReasoningKind::HarmonyAnalysis => ("<|channel|>analysis<|message|>", "<|end|>"),
+            ReasoningKind::Think => (reasoning::THINK, reasoning::THINK_CLOSE),
+            ReasoningKind::Unopened => ("", reasoning::THINK_CLOSE),
+            ReasoningKind::GemmaThought => (&GEMMA_THOUGHT_LINE, reasoning::GEMMA_THOUGHT_CLOSE),
+            ReasoningKind::HarmonyAnalysis => (reasoning::HARMONY_ANALYSIS, harmony::END),
         }
     }
 }
@@ -316,7 +322,7 @@ fn segment(g: &mut Gen<'_, '_>, offered: &Offered, within: Within) -> Result<Seg
     Ok(match g.below(10)? {
         0..=2 if within.mentions && !hostile && g.chance(1, 3)? => {
             let mut prose = Prose::generate(g)?;
-            let (token, _) = g.pick(&QUOTABLE_TOKENS)?;
+            let (token, _) = g.pick(&*QUOTABLE_TOKENS)?;
             prose.0.push_str(" then ");
             prose.0.push_str(token);
             Segment::Prose(prose)
@@ -876,41 +882,46 @@ fn truncate(text: &mut String, mut len: usize) {
     text.truncate(len);
 }
 
-/// The substrings the marker probe looks for in `str.lower()` of a reply: the first six
-/// are praisonaiagents' (docs/behaviour.md §2(e).2), the others those of the dialects only
-/// `strict` and `portable` recover. The grammar's own copy, so the oracle below does not
-/// trust the probe it checks.
-pub const MARKERS: [&str; 21] = [
-    "<tool_call>",
-    "<function=",
-    "[tool_call]",
-    "[tool_request]",
-    "<|python_tag|>",
-    "action",
-    // The markers of the dialects only `strict` and `portable` recover.
-    "[tool_calls]",
-    "<｜tool▁calls▁begin｜>",
-    "<｜tool▁call▁begin｜>",
-    "<｜dsml｜function_calls>",
-    "<|tool_calls_section_begin|>",
-    "<|tool_call_begin|>",
-    "<|message|>",
-    "<start_function_call>",
-    "<minimax:tool_call>",
-    "<|tool_call|>",
-    "<|tool_call>",
-    "<|python_start|>",
-    "<|tool_call_start|>",
-    "<function_calls>",
-    "functools[",
-];
+/// The substrings the marker probe looks for in `str.lower()` of a reply, for the
+/// real package's six dialects (docs/behaviour.md §2(e).2): the registry's probe markers
+/// of the dialects `praisonai` recovers, lowercased. Only the data comes from the
+/// registry; the oracle below answers with its own algorithm, so it does not trust the
+/// probe it checks.
+pub static MARKERS_PRAISONAI: LazyLock<Vec<String>> = LazyLock::new(|| probe_markers(true));
+
+/// The probe's substrings for the dialects only `strict` and `portable` recover, less
+/// those the six already look for (`<tool_call>` is GLM's too).
+pub static MARKERS_NEW: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let mut new = probe_markers(false);
+    new.retain(|m| !MARKERS_PRAISONAI.contains(m));
+    new
+});
+
+/// The lowercased probe markers of the dialects `praisonai` recovers (or the others),
+/// each once, in registry order.
+fn probe_markers(praisonai: bool) -> Vec<String> {
+    let mut markers: Vec<String> = Vec::new();
+    let specs = Dialect::ALL.iter().map(|d| d.spec());
+    for spec in specs.filter(|s| s.is_praisonai() == praisonai) {
+        for marker in spec.probe() {
+            let lower = marker.to_lowercase();
+            if !markers.contains(&lower) {
+                markers.push(lower);
+            }
+        }
+    }
+    markers
+}
 
 /// Whether `str.lower()` of the text holds a marker of any profile: the probe's question, answered the
 /// slow, obvious way (Rust's full lowercase mapping agrees with Python's on every
 /// character that can produce an ASCII letter).
 pub fn has_marker(text: &str) -> bool {
     let lower = text.to_lowercase();
-    MARKERS.iter().any(|m| lower.contains(m))
+    MARKERS_PRAISONAI
+        .iter()
+        .chain(MARKERS_NEW.iter())
+        .any(|m| lower.contains(m.as_str()))
 }
 
 impl<'a> Arbitrary<'a> for Reply {

@@ -72,12 +72,14 @@ impl Casing {
         g.pick(&Casing::ALL)
     }
 
-    /// `template` (lowercase ASCII) written in this case.
+    /// `template` (ASCII, in any case: the registry writes some tags upper) written in
+    /// this case.
     pub fn apply(self, template: &str) -> String {
         let mut letters = 0;
         template
             .chars()
             .map(|c| {
+                let c = c.to_ascii_lowercase();
                 if c.is_ascii_alphabetic() {
                     letters += 1;
                 }

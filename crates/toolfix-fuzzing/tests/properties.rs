@@ -18,7 +18,7 @@ use toolfix::salvage::{Allowlist, Call, Content, Dialect, Request, salvage};
 use toolfix::{Adapter, Profile};
 use toolfix_fuzzing::choice::Mode;
 use toolfix_fuzzing::invariants;
-use toolfix_fuzzing::reply::{MARKERS, Rendered, Reply, has_marker};
+use toolfix_fuzzing::reply::{MARKERS_NEW, Rendered, Reply, has_marker};
 use toolfix_fuzzing::surrogates::joined;
 use toolfix_fuzzing::targets;
 use toolfix_fuzzing::text::py_str_from_bytes;
@@ -248,7 +248,7 @@ fn defuse(text: &str) -> String {
     }
     // The markers only `strict` and `portable` probe for: a `-` after the first character
     // breaks each, and no dialect folds it back.
-    for marker in &MARKERS[6..] {
+    for marker in MARKERS_NEW.iter() {
         let first = marker.chars().next().map_or(0, char::len_utf8);
         let broken = format!("{}-{}", &marker[..first], &marker[first..]);
         out = replace_ignoring_ascii_case(&out, marker, &broken);
