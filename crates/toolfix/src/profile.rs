@@ -64,8 +64,9 @@ impl Profile {
     }
 
     /// Whether the profile reproduces praisonaiagents 1.7.17, quirks and interpreter
-    /// limits included: every switch below is defined by it.
-    pub fn is_faithful(self) -> bool {
+    /// limits included: every switch below is defined by it. Private, so that every
+    /// behaviour that differs is named here rather than branched on where it is used.
+    fn is_faithful(self) -> bool {
         self == Profile::PraisonAi
     }
 
