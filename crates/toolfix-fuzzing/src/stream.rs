@@ -40,7 +40,7 @@ pub fn agrees_with_batch(
                     context()
                 ));
             }
-            let expected = match profile.is_faithful() {
+            let expected = match profile.echoes_stream_chunks() {
                 true => bytes.to_vec(),
                 false => without_spans(bytes, &batch),
             };

@@ -140,7 +140,7 @@ fn streaming_prose_allocates_nothing() {
     let replies = clean_replies();
     for (k, reply) in replies.iter().enumerate() {
         for profile in Profile::ALL {
-            let kept_whole = k == 3 || (profile.is_faithful() && (k == 1 || k == 2));
+            let kept_whole = k == 3 || (profile.raises_interpreter_errors() && (k == 1 || k == 2));
             if kept_whole {
                 continue;
             }

@@ -125,7 +125,7 @@ fn reference_policies(profile: Profile) -> Vec<(String, bool)> {
         .map(|&policy| {
             let declared = match policy {
                 "adapters" => true,
-                "masks_reasoning" => !profile.is_faithful(),
+                "masks_reasoning" => profile.masks_reasoning(),
                 _ => false,
             };
             (policy.to_owned(), declared)

@@ -44,7 +44,7 @@ pub fn format_result(
     tool_call_id: Option<&PyStr>,
     profile: Profile,
 ) -> Result<Message, PyException> {
-    if profile.is_faithful() {
+    if profile.raises_interpreter_errors() {
         check_printable(adapter, result)?;
     }
     Ok(match adapter.policy().result_role {

@@ -191,7 +191,7 @@ pub fn execute(
     profile: Profile,
 ) -> Result<Dispatch, PyException> {
     let unrun = |returned, outcome| Ok(Dispatch::unrun(returned, outcome));
-    if profile.is_faithful() {
+    if profile.runs_approval_step() {
         if let Some(returned) = approval_failure(name, arguments) {
             return unrun(returned, Outcome::ApprovalFailed);
         }
@@ -209,7 +209,7 @@ pub fn execute(
             );
         }
     };
-    if !profile.is_faithful() && registry.is_denied(tool.name()) {
+    if profile.checks_deny_list_after_repair() && registry.is_denied(tool.name()) {
         return unrun(denied_error(tool.name()), Outcome::Denied);
     }
     let dispatch = run(tool, name, arguments, profile)?;
@@ -241,7 +241,7 @@ fn run(
     profile: Profile,
 ) -> Result<Dispatch, PyException> {
     let signature = tool.signature();
-    let introspection = match profile.is_faithful() {
+    let introspection = match profile.inspects_signatures() {
         true => inspect::check_signature(signature),
         false => Ok(()),
     };
@@ -254,11 +254,11 @@ fn run(
             .collect(),
     };
     let gate = inspectable.then(|| inspect::bind_kwargs(signature, &kwargs));
-    let named = match profile.is_faithful() {
+    let named = match profile.hints_requested_name() {
         true => str_of(requested),
         false => tool.name().clone(),
     };
-    if let (false, Some(Err(error))) = (profile.is_faithful(), &gate) {
+    if let (true, Some(Err(error))) = (profile.binds_before_running(), &gate) {
         let returned = bind::bind_failure(error.clone(), &named, signature);
         return Ok(Dispatch {
             raised: Some(PyException::TypeError {

@@ -149,7 +149,7 @@ impl Allowlist {
                 }
                 Ok(Some(_)) => allowlist.add_unmatchable(),
                 Ok(None) => {}
-                Err(_) if !profile.is_faithful() => {}
+                Err(_) if profile.skips_malformed_tool_entries() => {}
                 Err(e) => return Err(e),
             }
         }

@@ -28,7 +28,7 @@ impl Args {
     pub(crate) fn check(&self, profile: Profile) -> Result<(), SalvageError> {
         match self {
             Args::Decoded(args)
-                if profile.is_faithful()
+                if profile.raises_interpreter_errors()
                     && args.depth() > praisonai_depth::CALL_ARGUMENTS_ENCODE =>
             {
                 let message = "maximum recursion depth exceeded while encoding a JSON object";

@@ -161,7 +161,7 @@ fn whole_content_path(
     // Every reasoning marker holds a `<` or a `[`: prose without one is settled here, at
     // memchr speed, instead of by a search for each marker.
     let no_marker = memchr::memchr2(b'<', b'[', content).is_none();
-    if profile.is_faithful() || !matches!(whole, Whole::NotCalls) || no_marker {
+    if !profile.reads_payload_after_reasoning() || !matches!(whole, Whole::NotCalls) || no_marker {
         return Ok(whole);
     }
     match reasoning::leading(content, beginning) {
@@ -205,7 +205,7 @@ impl Beginning {
 /// The whole-content forms `profile` reads in `content`.
 fn whole_forms(content: &[u8], tools: &Allowlist, profile: Profile) -> Result<Whole, SalvageError> {
     match whole_json::recover(content, tools, profile)? {
-        Whole::NotCalls if !profile.is_faithful() => {
+        Whole::NotCalls if profile.reads_native_formats() => {
             dialect::pythonic::recover_whole(content, tools, profile)
         }
         whole => Ok(whole),

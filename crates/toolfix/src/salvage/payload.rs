@@ -297,7 +297,7 @@ impl<'a> Payloads<'a> {
     ) -> Result<Option<T>, SalvageError> {
         match decoded {
             Ok(v) => Ok(Some(v)),
-            Err(_) if !self.profile.is_faithful() => Ok(None),
+            Err(_) if !self.profile.raises_interpreter_errors() => Ok(None),
             Err(DecodeError::Syntax { .. }) => Ok(None),
             Err(DecodeError::IntTooLong { .. }) if value_error_caught => Ok(None),
             Err(e) => Err(SalvageError::from(e)),

@@ -45,7 +45,7 @@ const SHORTEST: usize = 6;
 
 /// Whether `text.lower()` contains a marker of a dialect `profile` recovers.
 pub fn has_marker(text: &[u8], profile: Profile) -> bool {
-    let every = !profile.is_faithful();
+    let every = profile.reads_native_formats();
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU supports AVX2, checked just above.

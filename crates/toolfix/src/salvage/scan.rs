@@ -95,7 +95,7 @@ pub fn scanned(
 /// [`scanned`] for `read.purpose`. For a batch, `open` and `structures` leave out what
 /// [`Unsettled`] works out: batch salvage reads only the candidates.
 fn scanned_for(content: &[u8], read: &Read<'_>) -> Result<Scanned, SalvageError> {
-    if read.profile.is_faithful() {
+    if !read.profile.masks_reasoning() && !read.profile.reads_native_formats() {
         let fenced = fence::fenced_ranges(content);
         let open = fence::unclosed(content, &fenced);
         let masked = Masked::with_ranges(content, fenced.clone());

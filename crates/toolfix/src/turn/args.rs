@@ -35,7 +35,7 @@ pub fn parse(call: &FoundCall, ollama: bool, profile: Profile) -> Parsed {
     match json::loads(text.as_bytes(), profile.json_limits(JsonSite::Tag)) {
         Ok(value) => Parsed::Value(value),
         Err(DecodeError::Syntax { .. }) => Parsed::Failed,
-        Err(_) if profile.is_faithful() => Parsed::Escaped,
+        Err(_) if profile.raises_interpreter_errors() => Parsed::Escaped,
         Err(_) => Parsed::Failed,
     }
 }

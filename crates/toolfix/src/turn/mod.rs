@@ -231,7 +231,7 @@ impl<'r> Turn<'r> {
     /// A turn over the tools of `registry` (its tools added one by one are the ones
     /// offered to the model; its deny-set applies).
     pub fn new(registry: &'r Registry, options: Options) -> Turn<'r> {
-        let machine = match (options.profile.is_faithful(), options.kind) {
+        let machine = match (options.profile.runs_package_loops(), options.kind) {
             (true, Loop::Sync) => Machine::Sync(sync_loop::SyncLoop::default()),
             (true, Loop::Async) => Machine::Async(async_loop::AsyncLoop::default()),
             (false, _) => Machine::Strict(strict_loop::StrictLoop::default()),

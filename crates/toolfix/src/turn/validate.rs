@@ -24,7 +24,7 @@ pub fn validate(
     registry: &Registry,
     profile: Profile,
 ) -> Result<Option<PyStr>, Failure> {
-    let known = match (&call.name, profile.is_faithful()) {
+    let known = match (&call.name, profile.reprompts_for_drift()) {
         (Value::Str(name), true) => schemas.iter().any(|s| &s.name == name),
         (name, false) => crate::dispatch::resolves(registry, name),
         (_, true) => false,
@@ -43,7 +43,7 @@ pub fn validate(
             return Ok(Some(error));
         }
         Ok(None) => {}
-        Err(other) if profile.is_faithful() => {
+        Err(other) if profile.raises_interpreter_errors() => {
             let exception: crate::PyException = other.into();
             let mut error = PyStr::from("Validation error: ");
             error.push_py(&exception.str());
@@ -51,7 +51,7 @@ pub fn validate(
         }
         Err(_) => return Ok(Some(PyStr::from("Invalid arguments JSON: too deep"))),
     }
-    if !profile.is_faithful() {
+    if !profile.reprompts_for_drift() {
         return Ok(None);
     }
     let Some(schema) = schemas

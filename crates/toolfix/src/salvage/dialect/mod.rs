@@ -128,7 +128,7 @@ impl Dialect {
     pub fn recovered_by(profile: Profile) -> impl Iterator<Item = Dialect> {
         Dialect::ALL
             .into_iter()
-            .filter(move |d| d.is_praisonai() || !profile.is_faithful())
+            .filter(move |d| d.is_praisonai() || profile.reads_native_formats())
     }
 }
 

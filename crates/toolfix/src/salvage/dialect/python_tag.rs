@@ -71,7 +71,7 @@ fn push(
 /// starts after a payload ending at `end`: after whitespace and a `;`. A reply that ends
 /// before saying may go on with one, which leaves the chain open.
 fn continuation(payloads: &Payloads<'_>, tag: usize, end: usize) -> Option<usize> {
-    if payloads.profile().is_faithful() {
+    if !payloads.profile().reads_call_sequences() {
         return None;
     }
     let semicolon = skip_space(payloads.text(), end);

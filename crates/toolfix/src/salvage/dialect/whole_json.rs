@@ -72,7 +72,7 @@ pub fn recover(
         // Cut off by the end of the reply: under `strict` and `portable` the payload was
         // being written, and a call quoted in the string it was cut in must not run (G4).
         Err(DecodeError::Syntax { msg, pos })
-            if !profile.is_faithful()
+            if profile.reserves_cut_whole_content()
                 && msg != "Extra data"
                 && (pos >= stripped.len() || msg.starts_with("Unterminated string")) =>
         {
@@ -82,7 +82,7 @@ pub fn recover(
         // Too deep for strict's bound: the reply is a JSON payload strict will not read, so
         // it is reserved whole rather than scanned for markers quoted inside its strings.
         Err(DecodeError::TooDeep { .. } | DecodeError::RecursionInRaise { .. })
-            if !profile.is_faithful() =>
+            if profile.reserves_deep_whole_content() =>
         {
             return Ok(Whole::Reserved);
         }
@@ -102,19 +102,19 @@ pub fn may_become_whole(text: &[u8], profile: Profile) -> bool {
     loop {
         match json::raw_check(text, at, limits) {
             Err(DecodeError::TooDeep { .. } | DecodeError::RecursionInRaise { .. })
-                if !profile.is_faithful() =>
+                if profile.reserves_deep_whole_content() =>
             {
                 return true;
             }
             Ok(end) => {
-                let next = match profile.is_faithful() {
-                    true => json_space(text, end),
-                    false => skip_separator(text, end),
+                let next = match profile.reads_call_sequences() {
+                    true => skip_separator(text, end),
+                    false => json_space(text, end),
                 };
                 if next == text.len() {
                     return true;
                 }
-                if profile.is_faithful() {
+                if !profile.reads_call_sequences() {
                     return false;
                 }
                 at = next;
@@ -129,7 +129,7 @@ pub fn may_become_whole(text: &[u8], profile: Profile) -> bool {
 /// when the text is JSON but not a container.
 fn decode(text: &[u8], profile: Profile) -> Result<Option<Vec<Value>>, DecodeError> {
     let limits = profile.json_limits(JsonSite::WholeContent);
-    if profile.is_faithful() {
+    if !profile.reads_call_sequences() {
         return Ok(entries_of(json::loads(text, limits)?));
     }
     let (first, mut at) = json::raw_decode(text, 0, limits)?;
@@ -218,7 +218,7 @@ fn may_raise_or_call(text: &[u8], profile: Profile) -> bool {
         Some(b'-' | b'0'..=b'9') => {
             let digits = text.strip_prefix(b"-").unwrap_or(text);
             let run = digits.iter().take_while(|b| b.is_ascii_digit()).count();
-            profile.is_faithful() && run > crate::py::INT_MAX_STR_DIGITS
+            profile.raises_interpreter_errors() && run > crate::py::INT_MAX_STR_DIGITS
         }
         _ => false,
     }
@@ -279,7 +279,7 @@ fn arguments(dict: &mut crate::py::Dict, profile: Profile) -> (Value, Dialect) {
         return (args, Dialect::WholeJson);
     }
     match dict.swap_remove("parameters".as_bytes()) {
-        Some(args) if !profile.is_faithful() => (args, Dialect::LlamaJson),
+        Some(args) if profile.reads_native_formats() => (args, Dialect::LlamaJson),
         _ => (Value::Dict(Default::default()), Dialect::WholeJson),
     }
 }

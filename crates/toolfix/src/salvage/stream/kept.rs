@@ -276,7 +276,7 @@ impl Kept {
         if self.beginning.whole_content && may_become_payload(text, profile) {
             return true;
         }
-        if profile.is_faithful() {
+        if !profile.reads_payload_after_reasoning() {
             return false;
         }
         match leading_reasoning(text, self.beginning) {
@@ -303,7 +303,7 @@ fn may_become_payload(text: &[u8], profile: crate::Profile) -> bool {
         b'{' => whole_json::may_become_whole(rest, profile),
         b'[' => {
             whole_json::may_become_whole(rest, profile)
-                || (!profile.is_faithful() && pythonic::may_become_whole(rest))
+                || (profile.reads_native_formats() && pythonic::may_become_whole(rest))
         }
         _ => false,
     }

@@ -115,7 +115,7 @@ impl<'t> Stream<'t> {
             adapter,
             profile,
             received: 0,
-            echo: profile.is_faithful(),
+            echo: profile.echoes_stream_chunks(),
             state: State::Start(Held::new()),
         }
     }
@@ -212,7 +212,7 @@ impl<'t> Stream<'t> {
     fn keeps_from_the_start(&self, first: u8) -> bool {
         match first {
             b'{' | b'[' | b'<' | b'`' | b'~' => true,
-            b'-' | b'0'..=b'9' => self.profile.is_faithful(),
+            b'-' | b'0'..=b'9' => self.profile.raises_interpreter_errors(),
             _ => false,
         }
     }
@@ -682,7 +682,7 @@ mod tests {
                 assert_eq!(calls, batch, "{reply:?} cut at {cuts:?} under {profile}");
                 let mut expected = Vec::new();
                 let mut from = 0;
-                let shown_calls = if profile.is_faithful() {
+                let shown_calls = if profile.echoes_stream_chunks() {
                     &[][..]
                 } else {
                     &batch[..]
