@@ -3,11 +3,6 @@
 
 use toolfix::salvage::tokens::phi4;
 
-// not in the registry yet: `tokens::kimi::FUNCTIONS`.
-/// The namespace that begins a Kimi K2 call's id, `functions.NAME:IDX`, which the
-/// template writes and a model may leave out (the scanner reads the name either way).
-pub const KIMI_FUNCTIONS: &str = "functions.";
-
 /// `parts` joined, as a string that lives as long as the program. Only the initializers
 /// of statics call it, once each: the tables built from tokens stay `&'static str`, as
 /// the grammar's choices and the calls that quote them expect.

@@ -21,7 +21,7 @@ use arbitrary::Result;
 use super::call::Damage;
 use super::choice::Gen;
 use super::json::{Json, JsonStyle, render_string};
-use super::markers::{KIMI_FUNCTIONS, concat, functools_word};
+use super::markers::{concat, functools_word};
 use super::names::{CallName, Offered, ParamType, TEXT_KEYS};
 use super::python::{self, PyStyle, is_identifier};
 use super::text::space;
@@ -665,7 +665,7 @@ impl BlockWriter<'_> {
                     let start = self.out.len();
                     self.out.push_str(kimi::CALL_BEGIN);
                     if prefix {
-                        self.out.push_str(KIMI_FUNCTIONS);
+                        self.out.push_str(kimi::FUNCTIONS);
                     }
                     self.out.push_str(&self.name_text(call));
                     self.out.push_str(&format!(":{k}{}", kimi::ARGUMENT_BEGIN));

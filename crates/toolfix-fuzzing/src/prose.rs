@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use arbitrary::Result;
 
 use super::choice::Gen;
-use super::markers::{KIMI_FUNCTIONS, concat, title};
+use super::markers::{concat, title};
 use super::text::{Casing, separator};
 use toolfix::salvage::tokens::{
     bracket, deepseek, function, gemma, glm, granite, harmony, kimi, minimax, mistral, phi4,
@@ -97,7 +97,7 @@ static FRAGMENTS: LazyLock<[&str; 64]> = LazyLock::new(|| {
         glm::VALUE_CLOSE,
         concat(&[
             kimi::CALL_BEGIN,
-            KIMI_FUNCTIONS,
+            kimi::FUNCTIONS,
             "a:0",
             kimi::ARGUMENT_BEGIN,
         ]),

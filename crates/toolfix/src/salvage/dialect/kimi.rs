@@ -91,7 +91,7 @@ fn call(payloads: &Payloads<'_>, block: &Block) -> (std::ops::Range<usize>, Opti
 
 /// The tool name in a call id `functions.NAME:IDX` (or `NAME:IDX`).
 fn name_of(id: &[u8]) -> Option<PyStr> {
-    let id = id.strip_prefix(b"functions.").unwrap_or(id);
+    let id = id.strip_prefix(kimi::FUNCTIONS.as_bytes()).unwrap_or(id);
     let colon = id.iter().rposition(|&b| b == b':')?;
     let index = &id[colon + 1..];
     let name = &id[..colon];

@@ -114,6 +114,8 @@ pub mod kimi {
     pub const SECTION_END: &str = "<|tool_calls_section_end|>";
     /// Opens one call; its id `functions.NAME:IDX` follows.
     pub const CALL_BEGIN: &str = "<|tool_call_begin|>";
+    /// The namespace a call's id begins with, which a model may leave out.
+    pub const FUNCTIONS: &str = "functions.";
     /// Separates the id from the arguments.
     pub const ARGUMENT_BEGIN: &str = "<|tool_call_argument_begin|>";
     /// Closes one call.
