@@ -42,6 +42,7 @@ mod call;
 pub(crate) mod dialect;
 pub(crate) mod fence;
 mod name_hash;
+mod pass;
 mod payload;
 pub(crate) mod probe;
 pub(crate) mod reasoning;
@@ -243,6 +244,41 @@ fn salvage_text(
         found.args.check(request.profile)?;
         let name = Value::Str(found.name);
         calls.push(Call::new(name, found.args, span, (dialect, position)));
+    }
+    Ok(calls)
+}
+
+/// [`salvage`] by the one-pass reading (`pass`) that is to replace the scan under `strict`
+/// and `portable`: what `crates/toolfix/tests/one_pass.rs` holds to [`salvage`] while the
+/// two are built side by side. Not for use: it is as slow as it is simple.
+#[doc(hidden)]
+pub fn salvage_one_pass(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
+    let content = request.content.as_bytes();
+    if !request.profile.reads_native_formats() {
+        return salvage(request);
+    }
+    if !request.adapter.policy().salvages_text || content.is_empty() || request.tools.is_empty() {
+        return Ok(Vec::new());
+    }
+    let beginning = Beginning::REPLY;
+    match whole_content_path(content, beginning, request.tools, request.profile)? {
+        Whole::Calls(calls) => return Ok(calls),
+        Whole::Reserved => return Ok(Vec::new()),
+        Whole::NotCalls => {}
+    }
+    if !probe::has_marker(content, request.profile) {
+        return Ok(Vec::new());
+    }
+    let found = pass::read(content, request.tools, request.profile)?;
+    let mut calls = Vec::with_capacity(found.len());
+    for (position, (span, dialect, found)) in found.into_iter().enumerate() {
+        found.args.check(request.profile)?;
+        calls.push(Call::new(
+            Value::Str(found.name),
+            found.args,
+            span,
+            (dialect, position),
+        ));
     }
     Ok(calls)
 }

@@ -49,9 +49,10 @@ use super::payload::Payloads;
 use super::span::Candidates;
 use super::text::MarkerBytes;
 use crate::profile::Profile;
+use registry::Needs;
 pub use registry::{Kind, Spec};
-use registry::{Needs, REGISTRY, Scanner};
 pub(super) use registry::{PROBE_NEW, PROBE_PRAISONAI};
+pub(super) use registry::{REGISTRY, Scanner};
 
 /// How a call was written.
 ///

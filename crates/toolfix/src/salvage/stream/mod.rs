@@ -39,7 +39,7 @@
 //! Total work is linear in the reply whatever the chunk sizes: each chunk is scanned once
 //! for the frontier, and salvage runs once.
 
-mod frontier;
+pub(super) mod frontier;
 mod kept;
 mod tail;
 

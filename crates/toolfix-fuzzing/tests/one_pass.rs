@@ -1,0 +1,245 @@
+//! The one-pass reading (`toolfix::salvage::salvage_one_pass`, issue 32) held to today's
+//! scan (`salvage`) under `strict`, while the two are built side by side: on every salvage
+//! spec case but those `tests/one_pass/differences.toml` lists with the reason, on every
+//! corpus item but those it lists, and on replies of the fuzzing grammar.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use arbitrary::Unstructured;
+use serde::Deserialize;
+use toolfix::py::Value;
+use toolfix::salvage::{Allowlist, Call, Request, SalvageError, salvage, salvage_one_pass};
+use toolfix::{Adapter, Profile};
+use toolfix_fuzzing::choice::Mode;
+use toolfix_fuzzing::reply::Reply;
+use toolfix_harness::suite::load_dir;
+
+/// The listed differences.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Differences {
+    difference: Vec<Difference>,
+}
+
+/// A case the two read differently on purpose.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Difference {
+    case: String,
+    why: String,
+}
+
+/// Hostile grammar replies the two may read differently, at most, of `GRAMMAR_REPLIES`:
+/// calls whose strings hold a fence mark or a reasoning marker, which today's scan
+/// masks and the one-pass reading leaves to the call. The bound only goes down.
+const HOSTILE_DIFFERENCES: usize = 7;
+
+/// Grammar replies of each mode.
+const GRAMMAR_REPLIES: usize = 800;
+
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The calls of both readings, when they differ.
+fn differ(request: &Request<'_>) -> Option<(String, String)> {
+    let show = |result: Result<Vec<Call>, SalvageError>| match result {
+        Ok(calls) => calls
+            .iter()
+            .map(|c| {
+                format!(
+                    "{}:{:?}{:?} {}",
+                    c.dialect(),
+                    c.name(),
+                    c.span(),
+                    c.arguments()
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n    "),
+        Err(error) => format!("error {error}"),
+    };
+    let (scan, pass) = (show(salvage(request)), show(salvage_one_pass(request)));
+    (scan != pass).then_some((scan, pass))
+}
+
+/// Runs `check` on a thread with room for CPython's recursion limits.
+fn with_stack(check: fn()) {
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(check)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// The tool entries a case offers: a name is an OpenAI tool entry, anything else verbatim.
+fn entries(tools: &[Value]) -> Vec<Value> {
+    tools
+        .iter()
+        .map(|tool| match tool {
+            Value::Str(name) => Value::dict([
+                ("type", Value::str("function")),
+                (
+                    "function",
+                    Value::dict([("name", Value::Str(name.clone()))]),
+                ),
+            ]),
+            other => other.clone(),
+        })
+        .collect()
+}
+
+/// The spec cases and corpus items listed as read differently on purpose.
+fn listed() -> BTreeSet<String> {
+    let path = repository().join("crates/toolfix-fuzzing/tests/one_pass/differences.toml");
+    let listed: Differences = toml::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(listed.difference.iter().all(|d| !d.why.trim().is_empty()));
+    listed.difference.into_iter().map(|d| d.case).collect()
+}
+
+/// Fails on a difference not listed, and on a listed one of `kind` that no longer
+/// differs.
+fn check_listed(found: &BTreeSet<String>, unlisted: &[String], kind: &str) {
+    assert!(
+        unlisted.is_empty(),
+        "unlisted differences:\n{}",
+        unlisted.join("\n")
+    );
+    let gone: Vec<_> = listed()
+        .into_iter()
+        .filter(|id| id.starts_with("corpus/") == (kind == "corpus") && !found.contains(id))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "listed cases that no longer differ: {gone:?}"
+    );
+}
+
+#[test]
+fn spec_cases_read_the_same_but_where_listed() {
+    with_stack(|| {
+        let listed = listed();
+        let cases = load_dir(&repository().join("spec-cases")).expect("the suite loads");
+        let mut found = BTreeSet::new();
+        let mut unlisted = Vec::new();
+        for case in cases.iter().filter(|c| c.op == "salvage") {
+            let input = &case.input;
+            let (Some(Value::Str(content)), Some(Value::List(tools))) =
+                (input.get("content"), input.get("tools"))
+            else {
+                continue;
+            };
+            let adapter: Adapter = match input.get("adapter") {
+                Some(Value::Str(name)) => name.to_string().parse().unwrap(),
+                _ => Adapter::Local,
+            };
+            let Ok(tools) = Allowlist::from_tool_entries(&entries(tools), Profile::Strict) else {
+                continue;
+            };
+            let request = Request::new(content, &tools)
+                .adapter(adapter)
+                .profile(Profile::Strict);
+            if let Some((scan, pass)) = differ(&request) {
+                found.insert(case.id.clone());
+                if !listed.contains(&case.id) {
+                    unlisted.push(format!("{}\n  scan: {scan}\n  pass: {pass}", case.id));
+                }
+            }
+        }
+        check_listed(&found, &unlisted, "spec");
+    });
+}
+
+#[test]
+fn corpus_items_read_the_same_but_where_listed() {
+    with_stack(|| {
+        let listed = listed();
+        let (mut found, mut unlisted) = (BTreeSet::new(), Vec::new());
+        for category in fs::read_dir(repository().join("corpus")).unwrap() {
+            let category = category.unwrap().path();
+            if !category.is_dir() {
+                continue;
+            }
+            for item in fs::read_dir(&category).unwrap() {
+                let item = item.unwrap().path();
+                let table: toml::Table = fs::read_to_string(&item).unwrap().parse().unwrap();
+                let content = table["content"].as_str().unwrap();
+                let names = table["tools"].as_array().unwrap();
+                let names = names.iter().map(|n| n.as_str().unwrap());
+                let adapter: Adapter = table["adapter"].as_str().unwrap().parse().unwrap();
+                let tools = Allowlist::new(names);
+                let request = Request::new(content, &tools).adapter(adapter);
+                let id = format!(
+                    "corpus/{}/{}",
+                    category.file_name().unwrap().to_string_lossy(),
+                    item.file_stem().unwrap().to_string_lossy()
+                );
+                if let Some((scan, pass)) = differ(&request) {
+                    found.insert(id.clone());
+                    if !listed.contains(&id) {
+                        unlisted.push(format!("{id}\n  scan: {scan}\n  pass: {pass}"));
+                    }
+                }
+            }
+        }
+        check_listed(&found, &unlisted, "corpus");
+    });
+}
+
+/// Deterministic bytes for the grammar.
+fn grammar_bytes(i: usize, state: &mut u64) -> Vec<u8> {
+    (0..64 + i % 900)
+        .map(|_| {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            *state as u8
+        })
+        .collect()
+}
+
+/// How many of `GRAMMAR_REPLIES` replies of `mode` the two read differently, with the
+/// first few.
+fn grammar_differences(mode: Mode) -> (usize, Vec<String>) {
+    let mut state = 0x9E37_79B9_7F4A_7C15;
+    let mut shown = Vec::new();
+    let mut count = 0;
+    for i in 0..GRAMMAR_REPLIES {
+        let bytes = grammar_bytes(i, &mut state);
+        let reply = Reply::generate(&mut Unstructured::new(&bytes), mode).unwrap();
+        let tools = reply.offered.allowlist();
+        let text = reply.render().text;
+        let request = Request::new(text.as_str(), &tools).adapter(Adapter::Ollama);
+        if let Some((scan, pass)) = differ(&request) {
+            count += 1;
+            if shown.len() < 5 {
+                shown.push(format!("{text:?}\n  scan: {scan}\n  pass: {pass}"));
+            }
+        }
+    }
+    (count, shown)
+}
+
+#[test]
+fn clean_grammar_replies_read_the_same() {
+    with_stack(|| {
+        let (count, shown) = grammar_differences(Mode::Clean);
+        assert_eq!(count, 0, "{}", shown.join("\n"));
+    });
+}
+
+#[test]
+fn hostile_grammar_replies_rarely_read_differently() {
+    with_stack(|| {
+        let (count, shown) = grammar_differences(Mode::Hostile);
+        eprintln!("hostile differences: {count} of {GRAMMAR_REPLIES}");
+        assert!(
+            count <= HOSTILE_DIFFERENCES,
+            "{count}:\n{}",
+            shown.join("\n")
+        );
+    });
+}
