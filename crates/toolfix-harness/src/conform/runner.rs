@@ -252,6 +252,7 @@ mod tests {
             ),
             tags: Vec::new(),
             dialects: Vec::new(),
+            form: None,
             source: "test".to_owned(),
             policies: Vec::new(),
             documented: None,
