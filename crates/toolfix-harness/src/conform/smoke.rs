@@ -130,7 +130,7 @@ pub fn checks(report: &Report) -> Vec<Check<'_>> {
             None => {
                 checks.push(Check {
                     id,
-                    verdict: Verdict::Skipped,
+                    verdict: Verdict::NotSent,
                     forms: Vec::new(),
                     results: Vec::new(),
                 });
@@ -149,8 +149,8 @@ pub fn checks(report: &Report) -> Vec<Check<'_>> {
         let verdicts = || check.forms.iter().map(|(_, v)| *v);
         check.verdict = if verdicts().any(|v| v == Verdict::Passed) {
             Verdict::Passed
-        } else if verdicts().all(|v| v == Verdict::Skipped) {
-            Verdict::Skipped
+        } else if verdicts().all(|v| v == Verdict::NotSent) {
+            Verdict::NotSent
         } else {
             Verdict::Failed
         };
@@ -158,13 +158,13 @@ pub fn checks(report: &Report) -> Vec<Check<'_>> {
     checks
 }
 
-/// A form's verdict from two of its results: it fails if either fails, and passes only if
-/// both pass.
+/// A form's verdict from two of its results: it fails if either fails, is not sent if
+/// either was not, and passes only if both pass.
 fn worse(a: Verdict, b: Verdict) -> Verdict {
     match (a, b) {
         (Verdict::Failed, _) | (_, Verdict::Failed) => Verdict::Failed,
-        (Verdict::Skipped, _) | (_, Verdict::Skipped) => Verdict::Skipped,
-        _ => Verdict::Passed,
+        (Verdict::NotSent, _) | (_, Verdict::NotSent) => Verdict::NotSent,
+        _ => a.min(b),
     }
 }
 
