@@ -21,7 +21,7 @@ use std::path::Path;
 
 use super::kind::Kind;
 use super::outcome::{Outcome, Verdict};
-use super::report::{Family, failure_groups, families};
+use super::report::{Family, failing_cases, failure_groups};
 use super::result::{CaseResult, Known};
 use crate::protocol::wire::encode_line;
 use toolfix::Profile;
@@ -202,11 +202,7 @@ pub fn write(
             push_entry(&mut text, entry);
         }
     }
-    let failing = families(results)
-        .into_iter()
-        .filter(|f| f.verdict(strict) == Verdict::Failed)
-        .collect();
-    for group in failure_groups(failing, strict) {
+    for group in failure_groups(failing_cases(results, strict), strict) {
         let _ = write!(
             text,
             "\n# ---- {}: {} cases\n",

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use super::escape::xml;
 use super::matrix::{Column, cell_text, columns, features};
-use super::{Family, Report, Summary, by_rule_line, clip, failure_groups, families};
+use super::{Family, Report, Summary, by_rule_line, clip, failing_cases, failure_groups, families};
 use crate::conform::outcome::{Outcome, Verdict};
 use crate::protocol::wire::encode_line;
 
@@ -162,12 +162,7 @@ fn failures(columns: &[Column<'_>], out: &mut String) {
     out.push_str("<h2>Failures</h2>\n");
     for column in columns {
         let strict = column.report.strict;
-        let cases = families(column.results());
-        let failing: Vec<Family<'_>> = cases
-            .iter()
-            .filter(|f| f.verdict(strict) == Verdict::Failed)
-            .cloned()
-            .collect();
+        let failing = failing_cases(column.results(), strict);
         let _ = writeln!(
             out,
             "<h3>{} — {} failing cases</h3>",
@@ -185,7 +180,7 @@ fn failures(columns: &[Column<'_>], out: &mut String) {
                 failure(family, strict, out);
             }
         }
-        excused(&cases, strict, out);
+        excused(&families(column.results()), strict, out);
     }
 }
 
@@ -219,11 +214,9 @@ fn excused(cases: &[Family<'_>], strict: bool, out: &mut String) {
 /// One failing case: its first failing result in full, and the command that replays each
 /// failing chunking.
 fn failure(family: &Family<'_>, strict: bool, out: &mut String) {
-    let failing = family.failing(strict);
-    let Some(result) = failing.first() else {
+    let Some((result, kind, seen)) = family.shown(strict) else {
         return;
     };
-    let kind = result.kind().map_or(String::new(), |k| format!(" {k}"));
     let _ = write!(
         out,
         "<details class=\"failure\"><summary>{} <code>{}</code> ({}){} — in {}</summary>",
@@ -231,7 +224,7 @@ fn failure(family: &Family<'_>, strict: bool, out: &mut String) {
         xml(family.id),
         result.level.name(),
         xml(&kind),
-        xml(&family.seen_in(Verdict::Failed, strict).join(", "))
+        xml(&seen)
     );
     let mut field = |name: &str, class: &str, text: &str| {
         let _ = write!(
@@ -257,7 +250,7 @@ fn failure(family: &Family<'_>, strict: bool, out: &mut String) {
     if !result.source.is_empty() {
         field("source", "source", &result.source);
     }
-    for each in &failing {
+    for each in family.failing(strict) {
         if let Some(reproduce) = &each.reproduce {
             let label = format!("reproduce ({})", each.chunking().unwrap_or("batch"));
             field(&label, "reproduce", reproduce);

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{Family, Report, Summary, by_rule_line, clip};
-use crate::conform::outcome::{Outcome, Verdict};
+use crate::conform::outcome::Outcome;
 use crate::conform::result::CaseResult;
 use crate::protocol::wire::encode_line;
 
@@ -119,18 +119,15 @@ fn skips(report: &Report, out: &mut String) {
 
 /// `FAIL <case id> [<profile>] <outcome> (<level>), <kind>, in batch, one-chunk, small`.
 fn headline(family: &Family<'_>, strict: bool) -> String {
-    let failing = family.failing(strict);
-    let Some(first) = failing.first() else {
+    let Some((first, kind, seen)) = family.shown(strict) else {
         return format!("FAIL {}", family.id);
     };
-    let kind = first.kind().map_or(String::new(), |k| format!(", {k}"));
     format!(
-        "FAIL {} [{}] {} ({}){kind}, in {}",
+        "FAIL {} [{}] {} ({}){kind}, in {seen}",
         family.id,
         first.profile,
         first.outcome,
         first.level.name(),
-        family.seen_in(Verdict::Failed, strict).join(", ")
     )
 }
 

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use super::escape::markdown as md;
 use super::matrix::{cell_text, columns, features};
 use super::{Family, Report, by_rule_line, clip};
-use crate::conform::outcome::{Outcome, Verdict};
+use crate::conform::outcome::Outcome;
 use crate::protocol::wire::encode_line;
 
 /// One run.
@@ -133,19 +133,16 @@ fn feature_table(report: &Report, out: &mut String) {
 /// and actual as JSON, the message, the source and the command that replays it, and the
 /// command that replays each other failing chunking.
 fn failure(family: &Family<'_>, strict: bool, out: &mut String) {
-    let failing = family.failing(strict);
-    let Some(result) = failing.first() else {
+    let Some((result, kind, seen)) = family.shown(strict) else {
         return;
     };
-    let kind = result.kind().map_or(String::new(), |k| format!(", {k}"));
     let _ = writeln!(
         out,
-        "- {} [{}] **{}** ({}){kind}, in {}",
+        "- {} [{}] **{}** ({}){kind}, in {seen}",
         code_span(family.id),
         result.profile,
         result.outcome,
         result.level.name(),
-        family.seen_in(Verdict::Failed, strict).join(", ")
     );
     let code = |label: &str, text: &str| format!("  - {label}: {}\n", code_span(text));
     if result.outcome != Outcome::NotRun {
@@ -163,7 +160,7 @@ fn failure(family: &Family<'_>, strict: bool, out: &mut String) {
     if !result.source.is_empty() {
         let _ = writeln!(out, "  - source: {}", md(&result.source));
     }
-    for each in &failing {
+    for each in family.failing(strict) {
         if let Some(reproduce) = &each.reproduce {
             let label = format!("reproduce ({})", each.chunking().unwrap_or("batch"));
             out.push_str(&code(&label, reproduce));

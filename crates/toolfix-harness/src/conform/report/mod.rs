@@ -211,6 +211,19 @@ impl<'a> Family<'a> {
         failing
     }
 
+    /// How a report shows the case when it fails: its most dangerous failing result,
+    /// that result's kind of failure (`, missing call`, or nothing), and where the case
+    /// failed (`batch, one-chunk, small`); `None` when it does not fail.
+    pub fn shown(&self, strict: bool) -> Option<(&'a CaseResult, String, String)> {
+        let first = *self.failing(strict).first()?;
+        let kind = first.kind().map_or(String::new(), |k| format!(", {k}"));
+        Some((
+            first,
+            kind,
+            self.seen_in(Verdict::Failed, strict).join(", "),
+        ))
+    }
+
     /// Where the results of one verdict were seen: `batch` for the case itself, else the
     /// chunking, in run order.
     pub fn seen_in(&self, verdict: Verdict, strict: bool) -> Vec<&'a str> {
@@ -239,6 +252,17 @@ pub fn families<'a>(results: impl IntoIterator<Item = &'a CaseResult>) -> Vec<Fa
         out[at].results.push(result);
     }
     out
+}
+
+/// The cases of `results` that fail the run, each with its streaming checks.
+pub fn failing_cases<'a>(
+    results: impl IntoIterator<Item = &'a CaseResult>,
+    strict: bool,
+) -> Vec<Family<'a>> {
+    families(results)
+        .into_iter()
+        .filter(|f| f.verdict(strict) == Verdict::Failed)
+        .collect()
 }
 
 /// Where a rule sorts in failure lists: safety rules first, then the others, each in the
@@ -308,10 +332,7 @@ impl Report {
 
     /// The cases that fail the run, with their streaming checks.
     pub fn failing_cases(&self) -> Vec<Family<'_>> {
-        families(&self.results)
-            .into_iter()
-            .filter(|f| f.verdict(self.strict) == Verdict::Failed)
-            .collect()
+        failing_cases(&self.results, self.strict)
     }
 
     /// The failing cases grouped by rule ([`failure_groups`]).
