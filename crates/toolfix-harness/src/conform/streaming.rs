@@ -305,6 +305,43 @@ mod tests {
         }
     }
 
+    /// A call drafted in reasoning, under `masks_reasoning = false`: the reference masks
+    /// reasoning and streams no call, so the check may not take its timing (`null`, which
+    /// no stream meets); the call may come as late as the stream's end.
+    #[test]
+    fn a_call_the_reference_does_not_stream_may_come_at_the_end() {
+        // spec-cases/salvage-fences/think-blocks.toml, draft-call-inside-think-is-recovered.
+        let text = r#"
+[[case]]
+name = "draft"
+op = "salvage"
+tools = ["get_weather"]
+adapter = "ollama"
+dialects = ["tool_call"]
+source = "behaviour §2(e).3: only ``` and ~~~ runs are masked; <think> is not a fence"
+content = '<think>I could call <tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call> but wait.</think>Let me look.'
+expect.calls = [["get_weather", '{"city": "Oslo"}']]
+portable = { rule = "G7" }
+policies = { masks_reasoning = false }
+"#;
+        let path = std::path::Path::new("t.toml");
+        let cases = crate::suite::load::load_text("t", path, text).expect("the case");
+        for check in checks(&cases, Profile::Portable, false) {
+            let chunks = match check.input.get("chunks") {
+                Some(Value::List(chunks)) => chunks.len(),
+                _ => panic!("{}: no chunks", check.id),
+            };
+            let Expected::Output(expected) = &check.expectations[0].expected else {
+                panic!("{}: an output", check.id);
+            };
+            let Some(Value::List(calls)) = expected.get("calls") else {
+                panic!("{}: calls", check.id);
+            };
+            let end = Value::int(i64::try_from(chunks).unwrap());
+            assert_eq!(calls[0].get("after_chunk"), Some(&end), "{}", check.id);
+        }
+    }
+
     #[test]
     fn chunking_names_are_the_same_for_every_case() {
         let names = |id| -> Vec<String> {
