@@ -6,7 +6,7 @@ use crate::protocol::ops;
 use crate::suite::forms as suite_forms;
 use crate::suite::load::POLICIES;
 use toolfix::Profile;
-use toolfix::py::Value;
+use toolfix::py::{Dict, Value};
 use toolfix::salvage::Dialect;
 
 /// A read handshake answer.
@@ -161,14 +161,24 @@ fn reference_policies(profile: Profile) -> Vec<(String, bool)> {
         .collect()
 }
 
+/// An optional object of the handshake: `None` when it is absent or `null`, `wrong` when
+/// it is something else.
+fn object<'v>(value: Option<&'v Value>, wrong: &str) -> Result<Option<&'v Dict>, String> {
+    match value {
+        None | Some(Value::None) => Ok(None),
+        Some(value) => value.as_dict().map(Some).ok_or_else(|| wrong.to_owned()),
+    }
+}
+
 /// The `policies` object: names with boolean values (absent: none declared).
 fn policies(value: Option<&Value>) -> Result<Vec<(String, bool)>, String> {
-    let Some(value) = value.filter(|v| !matches!(v, Value::None)) else {
+    let Some(dict) = object(
+        value,
+        "the handshake's policies must be an object of booleans",
+    )?
+    else {
         return Ok(Vec::new());
     };
-    let dict = value
-        .as_dict()
-        .ok_or("the handshake's policies must be an object of booleans")?;
     dict.iter()
         .map(|(name, value)| match value {
             Value::Bool(b) => Ok((name.to_string(), *b)),
@@ -183,12 +193,10 @@ fn policies(value: Option<&Value>) -> Result<Vec<(String, bool)>, String> {
 /// form of every dialect). A name that is not a form of its dialect is an error, so a
 /// typo never silently leaves a dialect's cases unsent.
 fn forms(value: Option<&Value>) -> Result<Vec<(String, Vec<String>)>, String> {
-    let Some(value) = value.filter(|v| !matches!(v, Value::None)) else {
+    let what = "the handshake's forms must be an object of lists of form names";
+    let Some(dict) = object(value, what)? else {
         return Ok(Vec::new());
     };
-    let dict = value
-        .as_dict()
-        .ok_or("the handshake's forms must be an object of lists of form names")?;
     dict.iter()
         .map(|(dialect, forms)| {
             let dialect = dialect.to_string();
