@@ -1,5 +1,6 @@
-//! The HTML report in a real browser (headless Chromium): it renders, it shows the run's
-//! own counts, and every failing case opens to the whole command that replays it.
+//! The HTML report in a real browser (headless Chromium): one page across two
+//! implementations renders, shows each run's own counts, and every failing case opens to
+//! the whole command that replays it.
 //!
 //! The check needs `chromium` on `PATH` (Debian: `apt-get install chromium`). Without it
 //! the test says so and passes, unless `TOOLFIX_REQUIRE_BROWSER` is set, as `.ci/run`
@@ -64,31 +65,48 @@ fn every_failure_opens_to_its_reproduce_line_in_a_browser() {
     std::fs::write(dir.join("cases/page/cases.toml"), CASES).unwrap();
     let driver = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../toolfix-harness/tests/templates/python_driver.py");
-    let jsonl = dir.join("run.jsonl");
-    let run = toolfix(&[
-        "conform",
-        "--impl",
-        &format!("python3 {}", driver.display()),
-        "--cases",
-        dir.join("cases").to_str().unwrap(),
-        "--jsonl",
-        jsonl.to_str().unwrap(),
-        "--quiet",
-    ]);
-    let summary = run.lines().last().unwrap_or_default().to_owned();
+    let run = |command: &str, jsonl: &Path| {
+        let cases = dir.join("cases");
+        let out = toolfix(&[
+            "conform",
+            "--impl",
+            command,
+            "--cases",
+            cases.to_str().unwrap(),
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+            "--quiet",
+        ]);
+        out.lines().last().unwrap_or_default().to_owned()
+    };
+    let (failing, clean) = (dir.join("failing.jsonl"), dir.join("reference.jsonl"));
+    let failing_summary = run(&format!("python3 {}", driver.display()), &failing);
     assert!(
-        summary.starts_with("conformance: 1 passed, 2 failed"),
-        "{run}"
+        failing_summary.starts_with("conformance: 1 passed, 2 failed"),
+        "{failing_summary}"
     );
+    let reference = format!("{} serve --profile portable", env!("CARGO_BIN_EXE_toolfix"));
+    let clean_summary = run(&reference, &clean);
+    assert!(
+        clean_summary.starts_with("conformance: 3 passed, 0 failed"),
+        "{clean_summary}"
+    );
+    // One page across both implementations, as a matrix of peers combines runs.
     let page = dir.join("page.html");
     toolfix(&[
         "report",
-        jsonl.to_str().unwrap(),
+        failing.to_str().unwrap(),
+        clean.to_str().unwrap(),
         "--html",
         page.to_str().unwrap(),
     ]);
     let html = std::fs::read_to_string(&page).unwrap();
-    assert!(html.contains(&summary), "the page's counts are the run's");
+    for summary in [&failing_summary, &clean_summary] {
+        assert!(
+            html.contains(summary.as_str()),
+            "the page's counts are the runs'"
+        );
+    }
     let probed = dir.join("probed.html");
     std::fs::write(&probed, html.replace("</body>", PROBE)).unwrap();
     let dom = rendered(&chromium, &probed);
