@@ -28,10 +28,15 @@ answers, and survives what real implementations do:
   driver keeps serving;
 * a runner that asks for another protocol version still gets this driver's version in the
   handshake, so it can stop with a clear message;
-* anything the driver's code raises becomes `errored` for that case, including
-  `BaseException`s that are not exits: a Rust extension's panic arrives as
-  `pyo3_runtime.PanicException`, which does not derive from `Exception`;
-  `NotImplementedError` declines the case (`skipped`, with its message as the reason);
+* anything the driver's code raises becomes `errored` for that case, with the traceback,
+  including `BaseException`s that are not exits: a Rust extension's panic arrives as
+  `pyo3_runtime.PanicException`, which does not derive from `Exception`. That includes
+  `NotImplementedError`, which a package under test raises for its own reasons (SGLang's
+  `has_tool_call` does): only `Declined`, raised by the driver's own code, declines a
+  case (`skipped`, with its message as the reason);
+* a streaming hook (`serve(..., stream=...)`) is fed the chunks of a `salvage_stream`
+  request one by one, and this module works out each call's `after_chunk` and the text
+  shown (docs/protocol.md, op `salvage_stream`);
 * every answer is one flushed line; the driver exits on `stop` or at the end of input;
 * CPython's recursion and integer-digit limits are lifted to read requests and write
   answers only: the package runs under CPython's defaults inside `interpreter_defaults()`.
@@ -47,6 +52,12 @@ import traceback
 PROTOCOL = 1
 
 _OUT = None
+
+
+class Declined(Exception):
+    """Raised by the driver's own code to decline an input it knowingly does not support:
+    the answer is `skipped`, with the message as the reason. A declined case counts
+    against the implementation: declare what you support instead."""
 
 
 def claim_stdout():
@@ -108,11 +119,14 @@ class _Driver:
     answer_run, the op, salvage) is as deep as a driver written in one file: the package
     meets CPython's recursion limit at the same depth either way."""
 
-    def __init__(self, implementation, declarations, salvage, ops):
+    def __init__(self, implementation, declarations, salvage, ops, stream):
         self.implementation = implementation
         self.declarations = declarations
         self.salvage = salvage
+        self.stream = stream
         self.ops = {} if salvage is None else {"salvage": self.run_salvage}
+        if stream is not None:
+            self.ops["salvage_stream"] = self.run_salvage_stream
         self.ops.update(ops or {})
 
     def run_salvage(self, data):
@@ -121,6 +135,25 @@ class _Driver:
         if not calls:
             return {"calls": None}
         return {"calls": [{"name": name, "arguments": arguments} for name, arguments in calls]}
+
+    def run_salvage_stream(self, data):
+        """Feeds the chunks to a new stream one by one: a call it gives out while fed
+        chunk `i` has `after_chunk` `i`, one it gives out at the end `len(chunks)`; the
+        content is everything it showed, in order."""
+        stream = self.stream(tool_entries(data["tools"]), data.get("adapter", "local"))
+        chunks = data["chunks"]
+        calls, shown = [], []
+
+        def take(index, given):
+            text, completed = given
+            shown.append(text or "")
+            calls.extend({"name": name, "arguments": arguments, "after_chunk": index}
+                         for name, arguments in completed or [])
+
+        for index, chunk in enumerate(chunks):
+            take(index, stream.feed(chunk))
+        take(len(chunks), stream.finish())
+        return {"calls": calls or None, "content": "".join(shown)}
 
     def hello(self, request):
         return {"protocol": PROTOCOL, "implementation": self.implementation,
@@ -134,9 +167,8 @@ class _Driver:
                     "errored": f"unknown op or malformed input: {request.get('op')!r}"}
         try:
             return {"seq": seq, "output": op(request["input"])}
-        except NotImplementedError as declined:
-            return {"seq": seq, "skipped": f"not supported: {declined}" if str(declined)
-                    else "not supported by this implementation"}
+        except Declined as declined:
+            return {"seq": seq, "skipped": str(declined) or "not supported by this driver"}
         except (KeyboardInterrupt, SystemExit, GeneratorExit):
             raise
         except BaseException:  # noqa: BLE001  (PyO3's PanicException is a BaseException)
@@ -160,7 +192,7 @@ class _Driver:
         return {"seq": request.get("seq"), "errored": f"unknown cmd {command!r}"}
 
 
-def serve(implementation, declarations, salvage, ops=None):
+def serve(implementation, declarations, salvage, ops=None, stream=None):
     """Answer the requests on stdin until `stop` or the end of input.
 
     * `implementation`: the handshake's `implementation` object (`name`, `version` and
@@ -169,14 +201,20 @@ def serve(implementation, declarations, salvage, ops=None):
     * `salvage(content, tools, adapter)`: the calls written as text in `content`, as
       `[(name, arguments_json_text), ...]` (none: `{"calls": null}`); `tools` is the OpenAI
       tool list (`tool_entries`), `adapter` the provider the reply came through. Raise
-      `NotImplementedError` to decline an input; None if you have no salvage op;
+      `Declined` to decline an input (any other exception, `NotImplementedError`
+      included, is `errored` with its traceback); None if you have no salvage op;
     * `ops`: any other op, by name: a function from the request's `input` to the op's
-      output (docs/protocol.md shapes both).
+      output (docs/protocol.md shapes both);
+    * `stream(tools, adapter)`: your streaming parser on a new reply, an object with
+      `feed(chunk)` and `finish()`, each returning `(text_shown_now, calls_completed_now)`
+      with calls as `salvage` gives them, each whole (a parser that streams argument
+      deltas joins them and reports the call when its last delta is known to be the
+      last). It serves op `salvage_stream`: declare that op with it.
 
     Call it from the script's top level (`if __name__ == "__main__":`), as the example
     does: the package under test then runs as deep in the stack as in every other driver.
     """
-    driver = _Driver(implementation, declarations, salvage, ops)
+    driver = _Driver(implementation, declarations, salvage, ops, stream)
     out = claim_stdout()
     # Lifted to read requests and write answers only; call the package inside
     # interpreter_defaults().

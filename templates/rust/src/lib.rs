@@ -11,6 +11,8 @@
 //!   the handshake, so it can stop with a clear message;
 //! * a panic in the implementation becomes `errored` for that case (the panic message goes
 //!   to stderr, which the runner attaches to the failure) and the driver keeps serving;
+//! * a streaming parser ([`Driver::stream`]) is fed a `salvage_stream` request's chunks
+//!   one by one, and this crate works out each call's `after_chunk` and the text shown;
 //! * every answer is one flushed line on stdout; the driver exits on `stop` or at the end
 //!   of input. The implementation must not print to stdout: use stderr for logs.
 
@@ -33,7 +35,25 @@ pub enum Refusal {
     Declined(String),
 }
 
-/// A driver: who it is, what it declares, and its `salvage`.
+/// What a streaming parser gives out on one chunk, or at the end of the reply.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fed {
+    /// The text the user is shown now.
+    pub shown: String,
+    /// The calls this chunk completed, whole (a parser that streams argument deltas joins
+    /// them and gives the call out from the chunk that completes it).
+    pub calls: Calls,
+}
+
+/// Your streaming parser on one reply ([`Driver::stream`]).
+pub trait ReplyStream {
+    /// Feeds the next chunk.
+    fn feed(&mut self, chunk: &str) -> Result<Fed, Refusal>;
+    /// The reply ended: what is given out only now.
+    fn finish(&mut self) -> Result<Fed, Refusal>;
+}
+
+/// A driver: who it is, what it declares, its `salvage` and, optionally, its stream.
 pub trait Driver {
     /// The protocol's `tools` as the implementation takes them.
     type Tools;
@@ -53,6 +73,12 @@ pub trait Driver {
 
     /// The calls written as text in `content`; none is `{"calls": null}`.
     fn salvage(&self, content: &str, tools: &Self::Tools) -> Result<Calls, Refusal>;
+
+    /// Your streaming parser on a new reply, for op `salvage_stream` (declare the op
+    /// when you give one); `None`, the default, answers that op `errored`.
+    fn stream<'a>(&'a self, _tools: &'a Self::Tools) -> Option<Box<dyn ReplyStream + 'a>> {
+        None
+    }
 }
 
 /// Answers the requests on stdin until `stop` or the end of input.
@@ -96,20 +122,17 @@ pub fn respond(driver: &impl Driver, line: &str) -> Option<Value> {
 fn run(driver: &impl Driver, request: &Value) -> Value {
     let seq = request["seq"].clone();
     let input = &request["input"];
-    if request["op"] != "salvage" || !input.is_object() {
+    let op = request["op"].as_str().unwrap_or_default();
+    if !matches!(op, "salvage" | "salvage_stream") || !input.is_object() {
         return json!({"seq": seq, "errored": format!("unknown op or malformed input: {}", request["op"])});
     }
-    let content = input["content"].as_str().unwrap_or_default();
     let tools = driver.tools(&input["tools"]);
-    match panic::catch_unwind(AssertUnwindSafe(|| driver.salvage(content, &tools))) {
-        Ok(Ok(calls)) if calls.is_empty() => json!({"seq": seq, "output": {"calls": null}}),
-        Ok(Ok(calls)) => {
-            let calls: Vec<Value> = calls
-                .into_iter()
-                .map(|(name, arguments)| json!({"name": name, "arguments": arguments}))
-                .collect();
-            json!({"seq": seq, "output": {"calls": calls}})
-        }
+    let answered = panic::catch_unwind(AssertUnwindSafe(|| match op {
+        "salvage" => salvage(driver, input, &tools),
+        _ => stream(driver, input, &tools),
+    }));
+    match answered {
+        Ok(Ok(output)) => json!({"seq": seq, "output": output}),
         Ok(Err(Refusal::Error(error))) => json!({"seq": seq, "output": {"error": error}}),
         Ok(Err(Refusal::Declined(reason))) => json!({"seq": seq, "skipped": reason}),
         Err(panic) => {
@@ -121,6 +144,54 @@ fn run(driver: &impl Driver, request: &Value) -> Value {
             json!({"seq": seq, "errored": format!("panicked: {message}")})
         }
     }
+}
+
+/// The calls as the protocol writes them: `null` for none.
+fn calls_value(calls: impl IntoIterator<Item = Value>) -> Value {
+    let calls: Vec<Value> = calls.into_iter().collect();
+    if calls.is_empty() {
+        Value::Null
+    } else {
+        Value::Array(calls)
+    }
+}
+
+/// Op `salvage`: `{"calls": …}`.
+fn salvage<D: Driver>(driver: &D, input: &Value, tools: &D::Tools) -> Result<Value, Refusal> {
+    let content = input["content"].as_str().unwrap_or_default();
+    let calls = driver.salvage(content, tools)?;
+    let calls = calls
+        .into_iter()
+        .map(|(name, arguments)| json!({"name": name, "arguments": arguments}));
+    Ok(json!({"calls": calls_value(calls)}))
+}
+
+/// Op `salvage_stream`: the chunks fed one by one; a call given out while chunk `i` is
+/// fed has `after_chunk` `i`, one given out at the end the number of chunks.
+fn stream<D: Driver>(driver: &D, input: &Value, tools: &D::Tools) -> Result<Value, Refusal> {
+    let Some(mut stream) = driver.stream(tools) else {
+        return Err(Refusal::Error(
+            "this driver has no streaming parser (Driver::stream)".to_owned(),
+        ));
+    };
+    let chunks: Vec<&str> = input["chunks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|chunk| chunk.as_str().unwrap_or_default())
+        .collect();
+    let (mut calls, mut shown) = (Vec::new(), String::new());
+    for index in 0..=chunks.len() {
+        let fed = match chunks.get(index) {
+            Some(chunk) => stream.feed(chunk)?,
+            None => stream.finish()?,
+        };
+        shown.push_str(&fed.shown);
+        calls.extend(fed.calls.into_iter().map(
+            |(name, arguments)| json!({"name": name, "arguments": arguments, "after_chunk": index}),
+        ));
+    }
+    Ok(json!({"calls": calls_value(calls), "content": shown}))
 }
 
 /// The entries of a protocol `tools` input, in order: a string is a tool name, any other

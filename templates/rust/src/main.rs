@@ -4,7 +4,7 @@
 //! needs changing.
 
 use serde_json::{Value, json};
-use toolfix_driver::{Calls, Driver, Refusal};
+use toolfix_driver::{Calls, Driver, Fed, Refusal, ReplyStream};
 
 /// Your implementation, as the driver sees it.
 struct MyImplementation;
@@ -19,8 +19,10 @@ impl Driver for MyImplementation {
     }
 
     /// What you declare (docs/protocol.md, docs/guarantees.md): the profile you claim, your
-    /// ops, the dialects your salvage recovers, and your conventions (a policy you leave
-    /// out is false).
+    /// ops (add `salvage_stream` for `stream` below), the dialects your salvage recovers
+    /// (and, for a dialect of several forms, the `forms` you read), your conventions (a
+    /// policy you leave out is false), and `"token_chunks": true` when your stream is fed
+    /// token by token.
     fn declarations(&self) -> Value {
         json!({
             "profile": "portable",
@@ -42,6 +44,40 @@ impl Driver for MyImplementation {
     fn salvage(&self, content: &str, tools: &Vec<String>) -> Result<Calls, Refusal> {
         let _ = (content, tools);
         Ok(Vec::new())
+    }
+
+    /// Your streaming parser on one reply. This one is the baseline a parser that is not
+    /// incremental gives: nothing until the end, then the whole reply through `salvage`.
+    fn stream<'a>(&'a self, tools: &'a Vec<String>) -> Option<Box<dyn ReplyStream + 'a>> {
+        Some(Box::new(WholeReply {
+            driver: self,
+            tools,
+            text: String::new(),
+        }))
+    }
+}
+
+/// A stream that keeps the reply and salvages it at the end.
+struct WholeReply<'a> {
+    driver: &'a MyImplementation,
+    tools: &'a Vec<String>,
+    text: String,
+}
+
+impl ReplyStream for WholeReply<'_> {
+    fn feed(&mut self, chunk: &str) -> Result<Fed, Refusal> {
+        self.text.push_str(chunk);
+        Ok(Fed::default())
+    }
+
+    fn finish(&mut self) -> Result<Fed, Refusal> {
+        let calls = self.driver.salvage(&self.text, self.tools)?;
+        let shown = if calls.is_empty() {
+            std::mem::take(&mut self.text)
+        } else {
+            String::new()
+        };
+        Ok(Fed { shown, calls })
     }
 }
 

@@ -27,6 +27,10 @@ pub enum Kind {
     MissingCall,
     /// Another tool ran than expected (`execute`), or one ran where none should.
     WrongDispatch,
+    /// A stream gave out the expected calls later than the reference does.
+    LateCall,
+    /// A stream gave out the expected calls but showed other text (`G14`).
+    DifferentContent,
     /// An error where an output was expected, or the other way round.
     ErrorMismatch,
     /// Any other difference of output (a message, a result's shape).
@@ -54,6 +58,8 @@ impl Kind {
             Kind::DifferentArguments => "different arguments",
             Kind::MissingCall => "missing call",
             Kind::WrongDispatch => "wrong dispatch",
+            Kind::LateCall => "late call",
+            Kind::DifferentContent => "different content",
             Kind::ErrorMismatch => "error mismatch",
             Kind::DifferentOutput => "different output",
             Kind::Declined => "declined",
@@ -116,7 +122,11 @@ fn output_kind(op: &str, expected: &Value, actual: &Value) -> Kind {
             _ => Kind::ErrorMismatch,
         },
         "salvage_stream" => match (semantic::calls_in(expected), semantic::calls_in(actual)) {
-            (Some(want), Some(got)) => calls_kind(&want, &got),
+            (Some(want), Some(got)) => match calls_kind(&want, &got) {
+                Kind::DifferentOutput if is_late(expected, actual) => Kind::LateCall,
+                Kind::DifferentOutput => Kind::DifferentContent,
+                kind => kind,
+            },
             _ => Kind::ErrorMismatch,
         },
         "execute" if expected.get("dispatched") != actual.get("dispatched") => Kind::WrongDispatch,
@@ -202,6 +212,49 @@ pub fn broken_rule(
         .flatten()
 }
 
+/// The rule a failing streamed output breaks when its calls are those of an accepted
+/// output (by name and arguments) and only their timing or the shown text differs:
+/// nothing ran that should not, so it is G7 (a call given out later than the reference
+/// gives it) or G14 (other text shown), never the safety rule the case may check.
+pub fn stream_rule(accepted: &[&Value], actual: &Value) -> Option<&'static Rule> {
+    let got = semantic::calls_in(actual)?;
+    let same = |output: &&&Value| {
+        semantic::calls_in(output).is_some_and(|want| {
+            want.len() == got.len()
+                && want
+                    .iter()
+                    .zip(&got)
+                    .all(|(w, g)| w.name == g.name && same_value(&w.arguments, &g.arguments))
+        })
+    };
+    let matched = accepted.iter().find(same)?;
+    guarantee::find(if is_late(matched, actual) {
+        "G7"
+    } else {
+        "G14"
+    })
+}
+
+/// Whether some streamed call of `actual` came after the chunk `expected` gives it by.
+fn is_late(expected: &Value, actual: &Value) -> bool {
+    let after = |output: &Value| -> Vec<Option<i64>> {
+        match output.get("calls") {
+            Some(Value::List(items)) => items
+                .iter()
+                .map(|c| match c.get("after_chunk") {
+                    Some(Value::Int(i)) => i.to_i64(),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    after(expected)
+        .iter()
+        .zip(after(actual))
+        .any(|(want, got)| got.is_none() || got > *want)
+}
+
 /// Whether `part` is `whole` with some calls left out, the rest in order.
 fn is_subsequence(part: &[SeenCall], whole: &[SeenCall]) -> bool {
     let mut rest = whole.iter();
@@ -209,11 +262,16 @@ fn is_subsequence(part: &[SeenCall], whole: &[SeenCall]) -> bool {
         .all(|call| rest.any(|w| w.name == call.name && same_value(&w.arguments, &call.arguments)))
 }
 
-/// What a failure filed under `rule` by [`broken_rule`] did, in a few words.
-pub fn why_broken(rule: &Rule) -> &'static str {
-    match rule.id {
-        "G2" => "a returned call names a tool that was not offered",
-        "G4" => "a returned call has arguments the model did not write",
+/// What a failure filed under `rule` by [`broken_rule`] or [`stream_rule`] did, in a few
+/// words (`op` tells a stream's late call from a batch's missing one).
+pub fn why_broken(rule: &Rule, op: &str) -> &'static str {
+    match (rule.id, op) {
+        ("G2", _) => "a returned call names a tool that was not offered",
+        ("G4", _) => "a returned call has arguments the model did not write",
+        ("G14", _) => "the calls are right; only the text shown differs",
+        ("G7", "salvage_stream") => {
+            "the calls are right but given out later than the reference gives them"
+        }
         _ => "calls are missing, and nothing that should not run came back",
     }
 }
@@ -309,6 +367,33 @@ mod tests {
         let swapped = r#"{"calls": [{"name": "b", "arguments": "{}"}, {"name": "a", "arguments": "{\"x\": 1}"}]}"#;
         let three = r#"{"calls": [{"name": "a", "arguments": "{\"x\": 1}"}, {"name": "b", "arguments": "{}"}, {"name": "c", "arguments": "{}"}]}"#;
         assert_eq!(broken_checking("G1", &[three], swapped), None);
+    }
+
+    #[test]
+    fn a_stream_with_the_right_calls_breaks_no_safety_rule() {
+        let value = |t: &str| decode_line(t.as_bytes()).expect("JSON");
+        let none = value(r#"{"calls": null, "content": "<tool_call>{}</tool_call>"}"#);
+        let hidden = value(r#"{"calls": [], "content": ""}"#);
+        assert_eq!(stream_rule(&[&none], &hidden).map(|r| r.id), Some("G14"));
+        assert_eq!(
+            output_kind("salvage_stream", &none, &hidden),
+            Kind::DifferentContent
+        );
+        let on_time = value(
+            r#"{"calls": [{"name": "a", "arguments": "{}", "after_chunk": 1}], "content": ""}"#,
+        );
+        let late = value(
+            r#"{"calls": [{"name": "a", "arguments": "{}", "after_chunk": 2}], "content": ""}"#,
+        );
+        assert_eq!(stream_rule(&[&on_time], &late).map(|r| r.id), Some("G7"));
+        assert_eq!(
+            output_kind("salvage_stream", &on_time, &late),
+            Kind::LateCall
+        );
+        let other = value(
+            r#"{"calls": [{"name": "b", "arguments": "{}", "after_chunk": 1}], "content": ""}"#,
+        );
+        assert_eq!(stream_rule(&[&on_time], &other), None);
     }
 
     #[test]

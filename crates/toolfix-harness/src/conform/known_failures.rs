@@ -16,16 +16,14 @@
 //! streaming checks of every case with a call): its passing cases are passes. An entry
 //! that matches no case of the suite under the profiles run is stale.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use super::kind::Kind;
 use super::outcome::{Outcome, Verdict};
-use super::report::describe_rule;
+use super::report::{Family, failing_cases, failure_groups};
 use super::result::{CaseResult, Known};
 use crate::protocol::wire::encode_line;
-use crate::suite::guarantee::{RULES, Rule};
 use toolfix::Profile;
 
 /// One entry.
@@ -39,6 +37,9 @@ pub struct Entry {
     pub profile: Option<Profile>,
     /// Whether only some of the cases it matches are expected to fail.
     pub partial: bool,
+    /// What kind of failure the case is and what it got, written above a new entry
+    /// (never read back).
+    pub comment: Option<String>,
 }
 
 impl Entry {
@@ -165,6 +166,7 @@ fn entry(item: &toml::Value) -> Result<Entry, String> {
         link: text("link")?.unwrap_or_default(),
         profile: text("profile")?.map(|p| p.parse()).transpose()?,
         partial,
+        comment: None,
     })
 }
 
@@ -173,10 +175,13 @@ fn entry(item: &toml::Value) -> Result<Entry, String> {
 pub const PLACEHOLDER: &str = "TODO: say in one sentence what the implementation does here";
 
 /// A known-failures file for the current failures: the entries still covering a failure
-/// as they were, then one entry per new failure, grouped under a comment per kind of
-/// failure and rule (`docs/guarantees.md`), with what the case got as a comment. Its
-/// reason is `explain(result)` when that knows one (the case's own note on why
-/// implementations differ there), else [`PLACEHOLDER`], which must be replaced.
+/// as they were, then the new failures, grouped under a comment per rule
+/// (`docs/guarantees.md`, safety first) and per case, with what the case got as a
+/// comment. A case gets an entry for its batch result when that fails, and one
+/// `CASE@*` entry for its streaming checks when some fail (`partial` unless every
+/// check sent fails), so the ids are the same from run to run. Its reason is
+/// `explain(result)` when that knows one (the case's own note on why implementations
+/// differ there), else [`PLACEHOLDER`], which must be replaced.
 pub fn write(
     known: &KnownFailures,
     results: &[CaseResult],
@@ -197,51 +202,66 @@ pub fn write(
             push_entry(&mut text, entry);
         }
     }
-    let new = results
-        .iter()
-        .filter(|r| r.outcome.is_failure() && r.verdict(strict) == Verdict::Failed);
-    let mut groups: BTreeMap<(Option<Kind>, usize), Vec<&CaseResult>> = BTreeMap::new();
-    for result in new {
-        let order = result.rule.map_or(usize::MAX, rule_position);
-        groups
-            .entry((result.kind(), order))
-            .or_default()
-            .push(result);
-    }
-    for ((kind, _), group) in groups {
-        let rule = group[0]
-            .rule
-            .map_or_else(String::new, |r| format!(" · {}", describe_rule(r)));
-        let kind = kind.map_or("failure", Kind::name);
-        let _ = write!(text, "\n# ---- {kind}{rule}: {} cases\n", group.len());
-        for result in group {
-            let _ = writeln!(text, "# got: {}", observed(result));
-            let reason = explain(result).unwrap_or_else(|| PLACEHOLDER.to_owned());
-            let id = glob::Pattern::escape(&result.id);
-            let entry = Entry {
-                pattern: glob::Pattern::new(&id).expect("an escaped id is a glob"),
-                id,
-                reason,
-                link: String::new(),
-                profile: Some(result.profile),
-                partial: false,
-            };
-            push_entry(&mut text, &entry);
+    for group in failure_groups(failing_cases(results, strict), strict) {
+        let _ = write!(
+            text,
+            "\n# ---- {}: {} cases\n",
+            group.heading(),
+            group.cases.len()
+        );
+        for family in &group.cases {
+            for entry in entries(family, strict, explain) {
+                push_entry(&mut text, &entry);
+            }
         }
     }
     text
 }
 
-/// A rule's position in `docs/guarantees.md`.
-fn rule_position(rule: &Rule) -> usize {
-    RULES
+/// The new entries of one failing case: its batch result, then its streaming checks.
+fn entries(
+    family: &Family<'_>,
+    strict: bool,
+    explain: &dyn Fn(&CaseResult) -> Option<String>,
+) -> Vec<Entry> {
+    let new = |r: &&CaseResult| r.outcome.is_failure() && r.verdict(strict) == Verdict::Failed;
+    let failing: Vec<&CaseResult> = family.results.iter().copied().filter(new).collect();
+    let (batch, streamed): (Vec<&CaseResult>, Vec<&CaseResult>) =
+        failing.into_iter().partition(|r| r.chunking().is_none());
+    let sent = family
+        .results
         .iter()
-        .position(|r| r.id == rule.id)
-        .unwrap_or(usize::MAX)
+        .filter(|r| r.chunking().is_some() && r.outcome != Outcome::Skip)
+        .count();
+    let id = glob::Pattern::escape(family.id);
+    let batch = batch.first().map(|r| (id.clone(), *r, false));
+    let streamed = streamed
+        .first()
+        .map(|r| (format!("{id}@*"), *r, streamed.len() < sent));
+    batch
+        .into_iter()
+        .chain(streamed)
+        .map(|(id, result, partial)| Entry {
+            pattern: glob::Pattern::new(&id).expect("an escaped id is a glob"),
+            reason: explain(result).unwrap_or_else(|| PLACEHOLDER.to_owned()),
+            comment: Some(format!(
+                "{}, got: {}",
+                result.kind().map_or("failure", Kind::name),
+                observed(result)
+            )),
+            id,
+            link: String::new(),
+            profile: Some(result.profile),
+            partial,
+        })
+        .collect()
 }
 
 fn push_entry(text: &mut String, entry: &Entry) {
     let quoted = |s: &str| toml::Value::String(s.to_owned()).to_string();
+    if let Some(comment) = &entry.comment {
+        let _ = writeln!(text, "# {comment}");
+    }
     let _ = writeln!(text, "[[failure]]\nid = {}", quoted(&entry.id));
     if let Some(profile) = entry.profile {
         let _ = writeln!(text, "profile = {}", quoted(profile.name()));
@@ -257,7 +277,8 @@ fn push_entry(text: &mut String, entry: &Entry) {
     );
 }
 
-/// What the case got, short and on one line: the output, or the message.
+/// What the case got, short and on one line: the chunking, then the output or the
+/// message.
 fn observed(result: &CaseResult) -> String {
     const SHOWN: usize = 160;
     let what = match (&result.actual, &result.message) {
@@ -271,7 +292,10 @@ fn observed(result: &CaseResult) -> String {
     } else {
         ""
     };
-    format!("{} {short}{more}", result.outcome)
+    let chunking = result
+        .chunking()
+        .map_or(String::new(), |c| format!(" (first in {c})"));
+    format!("{}{chunking} {short}{more}", result.outcome)
 }
 
 #[cfg(test)]

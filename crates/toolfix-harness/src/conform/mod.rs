@@ -29,6 +29,7 @@ pub mod session;
 pub mod smoke;
 pub mod stderr;
 pub mod streaming;
+pub mod tokens;
 
 mod clock;
 mod reproduce;
@@ -165,7 +166,7 @@ pub fn conform(
 fn with_streaming_checks(cases: &[Case], profile: Profile, declared: &Handshake) -> Vec<Case> {
     let mut all = cases.to_vec();
     if declared.ops.iter().any(|op| op == "salvage_stream") {
-        all.extend(streaming::checks(cases, profile));
+        all.extend(streaming::checks(cases, profile, declared.token_chunks));
     }
     all
 }

@@ -102,16 +102,45 @@ impl FromStr for Outcome {
     }
 }
 
-/// Where a case counts in `conformance: N passed, N failed, N skipped`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Where a case counts in `conformance: N passed, N failed, N known failures, N may
+/// differences, N not sent`. The order is the order of precedence when a case and its
+/// streaming checks count differently (`report::Family`): one failing check fails the
+/// case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Verdict {
-    /// It met its expectation.
-    Passed,
     /// It fails the run: the exit status is 1 exactly when some case is here (or, under
     /// `--strict`, a known-failures entry matched no case).
     Failed,
-    /// Neither: skipped, a known failure, or a `may` difference.
-    Skipped,
+    /// A listed known failure that still fails: reported, never failed.
+    Known,
+    /// A `may` case answered differently: implementation-defined, reported, never failed.
+    May,
+    /// It met its expectation.
+    Passed,
+    /// Not sent: outside what the implementation declared.
+    NotSent,
+}
+
+impl Verdict {
+    /// Every verdict, in report order.
+    pub const ALL: [Verdict; 5] = [
+        Verdict::Passed,
+        Verdict::Failed,
+        Verdict::Known,
+        Verdict::May,
+        Verdict::NotSent,
+    ];
+
+    /// The verdict's name in reports (a JSON-lines footer key, a column heading).
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Passed => "passed",
+            Verdict::Failed => "failed",
+            Verdict::Known => "known",
+            Verdict::May => "may",
+            Verdict::NotSent => "not_sent",
+        }
+    }
 }
 
 /// How an outcome at a level counts.
@@ -119,15 +148,17 @@ pub enum Verdict {
 /// * passed: `pass`, and `xpass` without `--strict`;
 /// * failed: `fail` and `declined` at `must` or `should`, `error`, `crash`, `timeout`,
 ///   `protocol`, `not_run`, and `xpass` under `--strict`;
-/// * skipped: `skip` (not sent), `xfail`, and `fail` or `declined` at `may` (reported,
-///   never failed).
+/// * known: `xfail`;
+/// * may: `fail` or `declined` at `may` (reported, never failed);
+/// * not sent: `skip`.
 pub fn verdict(outcome: Outcome, level: Level, strict: bool) -> Verdict {
     match outcome {
         Outcome::Pass => Verdict::Passed,
         Outcome::Xpass if strict => Verdict::Failed,
         Outcome::Xpass => Verdict::Passed,
-        Outcome::Fail | Outcome::Declined if level == Level::May => Verdict::Skipped,
-        Outcome::Skip | Outcome::Xfail => Verdict::Skipped,
+        Outcome::Fail | Outcome::Declined if level == Level::May => Verdict::May,
+        Outcome::Skip => Verdict::NotSent,
+        Outcome::Xfail => Verdict::Known,
         Outcome::Fail
         | Outcome::Declined
         | Outcome::Error
@@ -151,9 +182,9 @@ mod tests {
 
     #[test]
     fn may_differences_and_known_failures_never_fail_the_run() {
-        assert_eq!(verdict(Outcome::Fail, Level::May, true), Verdict::Skipped);
+        assert_eq!(verdict(Outcome::Fail, Level::May, true), Verdict::May);
         assert_eq!(verdict(Outcome::Crash, Level::May, true), Verdict::Failed);
-        assert_eq!(verdict(Outcome::Xfail, Level::Must, true), Verdict::Skipped);
+        assert_eq!(verdict(Outcome::Xfail, Level::Must, true), Verdict::Known);
         assert_eq!(verdict(Outcome::Xpass, Level::Must, true), Verdict::Failed);
         assert_eq!(verdict(Outcome::Xpass, Level::Must, false), Verdict::Passed);
         assert_eq!(verdict(Outcome::Fail, Level::Should, true), Verdict::Failed);
@@ -161,10 +192,7 @@ mod tests {
             verdict(Outcome::Declined, Level::Must, true),
             Verdict::Failed
         );
-        assert_eq!(
-            verdict(Outcome::Declined, Level::May, true),
-            Verdict::Skipped
-        );
-        assert_eq!(verdict(Outcome::Skip, Level::Must, true), Verdict::Skipped);
+        assert_eq!(verdict(Outcome::Declined, Level::May, true), Verdict::May);
+        assert_eq!(verdict(Outcome::Skip, Level::Must, true), Verdict::NotSent);
     }
 }

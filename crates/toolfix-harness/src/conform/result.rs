@@ -74,6 +74,17 @@ impl CaseResult {
         self.id.split('/').next().unwrap_or(&self.id)
     }
 
+    /// The id of the case the result is of: a streaming check's case id without its
+    /// chunking (`conform::streaming`), any other result's id.
+    pub fn case_id(&self) -> &str {
+        self.id.split_once('@').map_or(&self.id, |(case, _)| case)
+    }
+
+    /// A streaming check's chunking (`one-chunk`, `small`, …); `None` for a batch case.
+    pub fn chunking(&self) -> Option<&str> {
+        self.id.split_once('@').map(|(_, chunking)| chunking)
+    }
+
     /// Where the case counts, under `--strict` or not.
     pub fn verdict(&self, strict: bool) -> Verdict {
         verdict(self.outcome, self.level, strict)

@@ -169,7 +169,9 @@ fn judged(session: &dyn Session, planned: &Planned<'_>, exchange: Exchange) -> C
 /// the case's own (`kind::broken_rule`), at that rule's level: a call to a tool nobody
 /// offered, or with arguments the model did not write, is a safety failure whatever the
 /// case is about, and an answer that only leaves calls out is a missed recovery, not a
-/// safety failure. A `may` case allows any answer, so its differences break nothing.
+/// safety failure. A stream whose calls are right but late, or that shows other text, is
+/// a G7 or G14 failure (`kind::stream_rule`). A `may` case allows any answer, so its
+/// differences break nothing.
 fn file_under_broken_rule(result: &mut CaseResult, input: &Value, output: &Value) {
     let Some(checks) = result.checks.filter(|_| result.level != Level::May) else {
         return;
@@ -177,7 +179,11 @@ fn file_under_broken_rule(result: &mut CaseResult, input: &Value, output: &Value
     let accepted: Vec<&Value> = std::iter::once(&result.expected)
         .chain(&result.accepted)
         .collect();
-    let Some(broken) = kind::broken_rule(input, &accepted, output, checks) else {
+    let streamed = (result.op == "salvage_stream")
+        .then(|| kind::stream_rule(&accepted, output))
+        .flatten();
+    let Some(broken) = streamed.or_else(|| kind::broken_rule(input, &accepted, output, checks))
+    else {
         return;
     };
     if broken.id == checks.id {
@@ -189,7 +195,7 @@ fn file_under_broken_rule(result: &mut CaseResult, input: &Value, output: &Value
         "filed under {} (the case checks {}): {}",
         describe_rule(broken),
         checks.id,
-        kind::why_broken(broken)
+        kind::why_broken(broken, &result.op)
     ));
 }
 
@@ -252,6 +258,7 @@ mod tests {
             ),
             tags: Vec::new(),
             dialects: Vec::new(),
+            form: None,
             source: "test".to_owned(),
             policies: Vec::new(),
             documented: None,

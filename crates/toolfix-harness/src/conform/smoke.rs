@@ -9,6 +9,7 @@ use super::result::CaseResult;
 use crate::protocol::message::Answer;
 use crate::protocol::ops;
 use crate::protocol::wire::decode_line;
+use crate::suite::forms::forms;
 use crate::suite::{Case, Expectation, Expected, Level};
 use toolfix::Dialect;
 use toolfix::Profile;
@@ -50,161 +51,6 @@ const CHECKS: [OpCheck; 4] = [
     },
 ];
 
-/// One documented form of a dialect: its name in check ids and a reply holding one
-/// well-formed `get_weather(city="Paris")` call written that way.
-type Form = (&'static str, &'static str);
-
-/// The documented well-formed forms of `dialect` (`docs/dialects/`), the one the first
-/// smoke releases checked first; empty for a dialect added to the core after this list.
-///
-/// A dialect is one name for what model families write in several ways (DeepSeek V3, V3.1
-/// and V3.2; Mistral's array and v11; FunctionGemma and Gemma 4; Qwen's template puts
-/// `<tool_call>` on a line of its own), and an engine's parser is written for one family:
-/// a parser that reads any one form of the dialect it declares speaks that dialect. The
-/// full run then shows which forms it misses.
-fn forms(dialect: Dialect) -> &'static [Form] {
-    match dialect {
-        Dialect::WholeJson => &[
-            (
-                "object",
-                r#"{"name": "get_weather", "arguments": {"city": "Paris"}}"#,
-            ),
-            (
-                "array",
-                r#"[{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
-            ),
-        ],
-        Dialect::ToolCall => &[
-            (
-                "inline",
-                "I'll check.\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>",
-            ),
-            (
-                "qwen-layout",
-                "I'll check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>",
-            ),
-        ],
-        Dialect::Function => &[(
-            "inline",
-            "I'll check.\n<function=get_weather>{\"city\": \"Paris\"}</function>",
-        )],
-        Dialect::Bracket => &[
-            (
-                "tool-call",
-                "I'll check.\n[TOOL_CALL]{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}[/TOOL_CALL]",
-            ),
-            (
-                "tool-request",
-                "I'll check.\n[TOOL_REQUEST]{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}[END_TOOL_REQUEST]",
-            ),
-        ],
-        Dialect::PythonTag => &[(
-            "parameters",
-            "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}",
-        )],
-        Dialect::React => &[(
-            "thought-action-input",
-            "Thought: I need the weather.\nAction: get_weather\nAction Input: {\"city\": \"Paris\"}",
-        )],
-        Dialect::LlamaJson => &[(
-            "object",
-            r#"{"name": "get_weather", "parameters": {"city": "Paris"}}"#,
-        )],
-        Dialect::Pythonic => &[
-            ("list", r#"[get_weather(city="Paris")]"#),
-            (
-                "llama-4-tokens",
-                r#"<|python_start|>[get_weather(city="Paris")]<|python_end|>"#,
-            ),
-            (
-                "lfm2-tokens",
-                r#"<|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|>Checking the weather in Paris."#,
-            ),
-            (
-                "olmo-3",
-                "<function_calls>\nget_weather(city=\"Paris\")\n</function_calls>",
-            ),
-        ],
-        Dialect::Mistral => &[
-            ("v11", r#"[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}"#),
-            (
-                "array",
-                r#"[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
-            ),
-            // SentencePiece tokenizers (v2 to v7) write a space after the token.
-            (
-                "array-after-a-space",
-                r#"[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
-            ),
-        ],
-        Dialect::QwenXml => &[(
-            "qwen3-coder",
-            "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
-        )],
-        Dialect::DeepSeek => &[
-            (
-                "v3-1",
-                "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
-            ),
-            (
-                "v3",
-                "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
-            ),
-            (
-                "v3-2-dsml",
-                "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
-            ),
-        ],
-        Dialect::Glm => &[
-            (
-                "glm-4-5",
-                "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>",
-            ),
-            (
-                "glm-4-7",
-                "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>",
-            ),
-        ],
-        Dialect::Kimi => &[(
-            "k2",
-            "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>",
-        )],
-        Dialect::Harmony => &[(
-            "commentary",
-            "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
-        )],
-        Dialect::Gemma => &[
-            (
-                "functiongemma",
-                "<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>",
-            ),
-            (
-                "gemma-4",
-                "<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>",
-            ),
-        ],
-        Dialect::MiniMax => &[(
-            "m2",
-            "<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>\n</minimax:tool_call>",
-        )],
-        Dialect::Granite => &[(
-            "tool-call-token",
-            r#"<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
-        )],
-        Dialect::Phi4 => &[
-            (
-                "functools",
-                r#"functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]"#,
-            ),
-            (
-                "tool-call-tokens",
-                r#"<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]<|/tool_call|>"#,
-            ),
-        ],
-        _ => &[],
-    }
-}
-
 /// The prefix of a dialect check's id; the dialect's name follows, then `/` and the form.
 const DIALECT_PREFIX: &str = "salvage/smoke/dialect-";
 
@@ -226,7 +72,9 @@ pub fn cases() -> Vec<Case> {
                 ("adapter", Value::str("ollama")),
             ]);
             let id = format!("{DIALECT_PREFIX}{}/{form}", dialect.name());
-            case(id, "salvage", input, &[dialect.name()], DIALECT_DESCRIPTION)
+            let mut case = case(id, "salvage", input, &[dialect.name()], DIALECT_DESCRIPTION)?;
+            case.form = Some((*form).to_owned());
+            Some(case)
         })
     });
     ops.chain(dialects).collect()
@@ -282,7 +130,7 @@ pub fn checks(report: &Report) -> Vec<Check<'_>> {
             None => {
                 checks.push(Check {
                     id,
-                    verdict: Verdict::Skipped,
+                    verdict: Verdict::NotSent,
                     forms: Vec::new(),
                     results: Vec::new(),
                 });
@@ -301,8 +149,8 @@ pub fn checks(report: &Report) -> Vec<Check<'_>> {
         let verdicts = || check.forms.iter().map(|(_, v)| *v);
         check.verdict = if verdicts().any(|v| v == Verdict::Passed) {
             Verdict::Passed
-        } else if verdicts().all(|v| v == Verdict::Skipped) {
-            Verdict::Skipped
+        } else if verdicts().all(|v| v == Verdict::NotSent) {
+            Verdict::NotSent
         } else {
             Verdict::Failed
         };
@@ -310,13 +158,13 @@ pub fn checks(report: &Report) -> Vec<Check<'_>> {
     checks
 }
 
-/// A form's verdict from two of its results: it fails if either fails, and passes only if
-/// both pass.
+/// A form's verdict from two of its results: it fails if either fails, is not sent if
+/// either was not, and passes only if both pass.
 fn worse(a: Verdict, b: Verdict) -> Verdict {
     match (a, b) {
         (Verdict::Failed, _) | (_, Verdict::Failed) => Verdict::Failed,
-        (Verdict::Skipped, _) | (_, Verdict::Skipped) => Verdict::Skipped,
-        _ => Verdict::Passed,
+        (Verdict::NotSent, _) | (_, Verdict::NotSent) => Verdict::NotSent,
+        _ => a.min(b),
     }
 }
 
@@ -341,6 +189,7 @@ fn case(id: String, op: &str, input: Value, dialects: &[&str], description: &str
         input,
         tags: vec!["smoke".to_owned()],
         dialects: dialects.iter().map(|d| (*d).to_owned()).collect(),
+        form: None,
         source: format!("toolfix smoke: {description}"),
         policies: Vec::new(),
         documented: None,

@@ -2,16 +2,18 @@
 //! chunkings, to an implementation that declares the op.
 //!
 //! A check's id is the case id, `@`, and the chunking: `one-chunk`; `code-points` (one
-//! code point per chunk, for replies up to `MAX_CODE_POINT_CHUNKS`); `small-N` and
-//! `large-N`, chunks of 1 to 8 and of 16 to 256 code points drawn from a generator seeded
-//! by the case id (`N` is the seed's first digits, so a failure reproduces); and
+//! code point per chunk, for replies up to `MAX_CODE_POINT_CHUNKS`); `small` and `large`,
+//! chunks of 1 to 8 and of 16 to 256 code points drawn from a generator seeded by the
+//! case id (so a failure reproduces, and the id stays the same from run to run); and
 //! `marker-cuts`, cutting one code point into and halfway through every marker of every
-//! dialect (and every closer, fence and reasoning tag) in the reply. Each check expects
-//! the case's calls, each no later than the reference emits it, and the reference's
-//! displayable text (`suite::streamed`).
+//! dialect (and every closer, fence and reasoning tag) in the reply. For a driver that
+//! declares `token_chunks` no chunking cuts inside a special token (`tokens`). Each check
+//! expects the case's calls, each no later than the reference emits it, and the
+//! reference's displayable text (`suite::streamed`).
 
+use super::tokens;
 use crate::protocol::ops;
-use crate::suite::{Case, Expectation, Expected};
+use crate::suite::{Case, Expectation, Expected, semantic};
 use toolfix::Profile;
 use toolfix::py::{PyStr, Value};
 
@@ -70,8 +72,8 @@ const MARKERS: &[&str] = &[
 ];
 
 /// The streaming checks of `cases` under `profile`: one per salvage case that applies to
-/// it and chunking of its reply.
-pub fn checks(cases: &[Case], profile: Profile) -> Vec<Case> {
+/// it and chunking of its reply; `token_chunks` keeps special tokens whole.
+pub fn checks(cases: &[Case], profile: Profile, token_chunks: bool) -> Vec<Case> {
     cases
         .iter()
         .filter(|c| c.op == "salvage")
@@ -79,7 +81,7 @@ pub fn checks(cases: &[Case], profile: Profile) -> Vec<Case> {
         .flat_map(|(case, expectation)| {
             let content = case.input.get("content").and_then(Value::as_py_str);
             content
-                .map(|content| chunkings(content.as_bytes(), &case.id))
+                .map(|content| chunkings(content.as_bytes(), &case.id, token_chunks))
                 .unwrap_or_default()
                 .into_iter()
                 .map(move |(name, cuts)| check(case, expectation, &name, &cuts))
@@ -105,7 +107,9 @@ fn check(case: &Case, expectation: &Expectation, name: &str, cuts: &[usize]) -> 
     }
     let reference = ops::run("salvage_stream", &input, expectation.profile);
     let expected = match &expectation.expected {
-        Expected::Output(output) => Expected::Output(streamed_expectation(output, &reference)),
+        Expected::Output(output) => {
+            Expected::Output(streamed_expectation(output, &reference, cuts.len() + 1))
+        }
         raises => raises.clone(),
     };
     let accepted = expectation
@@ -121,6 +125,7 @@ fn check(case: &Case, expectation: &Expectation, name: &str, cuts: &[usize]) -> 
         input,
         tags,
         dialects: case.dialects.clone(),
+        form: case.form.clone(),
         source: case.source.clone(),
         policies: case.policies.clone(),
         documented: None,
@@ -155,10 +160,17 @@ fn accepted_streamed(output: &Value, reply: &PyStr, chunks: usize) -> Value {
     Value::dict([("calls", calls), ("content", Value::Str(reply.clone()))])
 }
 
-/// The case's calls with the reference's `after_chunk` for each (none when the reference
-/// streamed a different number of calls, which then fails the check), and the reference's
-/// content.
-fn streamed_expectation(output: &Value, reference: &crate::protocol::message::Answer) -> Value {
+/// The case's calls with the reference's `after_chunk` for each, and the reference's
+/// content. When the reference streamed other calls than the case's (a case about a
+/// policy the reference does not declare, such as a call drafted in reasoning under
+/// `masks_reasoning = false`), its timing is of another answer: each call may then come
+/// as late as the stream's end (`chunks`, the number of chunks).
+fn streamed_expectation(
+    output: &Value,
+    reference: &crate::protocol::message::Answer,
+    chunks: usize,
+) -> Value {
+    let end = Value::int(i64::try_from(chunks).unwrap_or(i64::MAX));
     let reference = match reference {
         crate::protocol::message::Answer::Output(value) => Some(value),
         _ => None,
@@ -169,17 +181,17 @@ fn streamed_expectation(output: &Value, reference: &crate::protocol::message::An
     };
     let calls = match output.get("calls") {
         Some(Value::List(items)) => {
-            let same_count = items.len() == reference_calls.len();
+            let same_calls = semantic::calls_in(output) == reference.and_then(semantic::calls_in);
             let calls = items.iter().enumerate().map(|(k, call)| {
                 let after = reference_calls
                     .get(k)
-                    .filter(|_| same_count)
+                    .filter(|_| same_calls)
                     .and_then(|c| c.get("after_chunk"));
                 let mut call = call.clone();
                 if let Value::Dict(dict) = &mut call {
                     dict.insert(
                         PyStr::from("after_chunk"),
-                        after.cloned().unwrap_or(Value::None),
+                        after.cloned().unwrap_or_else(|| end.clone()),
                     );
                 }
                 call
@@ -208,22 +220,21 @@ fn chunks(content: &PyStr, cuts: &[usize]) -> Value {
     Value::List(chunks)
 }
 
-/// Every chunking of `text`: its name and its cuts.
-fn chunkings(text: &[u8], id: &str) -> Vec<(String, Vec<usize>)> {
+/// Every chunking of `text`: its name and its cuts (never inside a special token when
+/// `token_chunks`).
+fn chunkings(text: &[u8], id: &str, token_chunks: bool) -> Vec<(String, Vec<usize>)> {
     let starts: Vec<usize> = (1..text.len())
         .filter(|&i| text[i] & 0xC0 != 0x80)
+        .filter(|&i| !token_chunks || !tokens::splits_a_token(text, i))
         .collect();
     let seed = fnv1a(id.as_bytes());
     let mut out = vec![("one-chunk".to_owned(), Vec::new())];
     if starts.len() < MAX_CODE_POINT_CHUNKS {
         out.push(("code-points".to_owned(), starts.clone()));
     }
+    out.push(("small".to_owned(), random_cuts(&starts, seed, 1, 8)));
     out.push((
-        format!("small-{}", seed % 10_000),
-        random_cuts(&starts, seed, 1, 8),
-    ));
-    out.push((
-        format!("large-{}", seed % 10_000),
+        "large".to_owned(),
         random_cuts(&starts, seed ^ 0x9E37, 16, 256),
     ));
     let marker_cuts = marker_cuts(text, &starts);
@@ -277,4 +288,72 @@ fn splitmix(state: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_chunks_never_cut_inside_a_special_token() {
+        let text = "ok <|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|>".as_bytes();
+        let every = chunkings(text, "x", false);
+        let split = |cuts: &[usize]| cuts.iter().any(|&c| tokens::splits_a_token(text, c));
+        assert!(every.iter().any(|(_, cuts)| split(cuts)));
+        for (name, cuts) in chunkings(text, "x", true) {
+            assert!(!split(&cuts), "{name} cuts inside a token");
+        }
+    }
+
+    /// A call drafted in reasoning, under `masks_reasoning = false`: the reference masks
+    /// reasoning and streams no call, so the check may not take its timing (`null`, which
+    /// no stream meets); the call may come as late as the stream's end.
+    #[test]
+    fn a_call_the_reference_does_not_stream_may_come_at_the_end() {
+        // spec-cases/salvage-fences/think-blocks.toml, draft-call-inside-think-is-recovered.
+        let text = r#"
+[[case]]
+name = "draft"
+op = "salvage"
+tools = ["get_weather"]
+adapter = "ollama"
+dialects = ["tool_call"]
+source = "behaviour §2(e).3: only ``` and ~~~ runs are masked; <think> is not a fence"
+content = '<think>I could call <tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call> but wait.</think>Let me look.'
+expect.calls = [["get_weather", '{"city": "Oslo"}']]
+portable = { rule = "G7" }
+policies = { masks_reasoning = false }
+"#;
+        let path = std::path::Path::new("t.toml");
+        let cases = crate::suite::load::load_text("t", path, text).expect("the case");
+        for check in checks(&cases, Profile::Portable, false) {
+            let chunks = match check.input.get("chunks") {
+                Some(Value::List(chunks)) => chunks.len(),
+                _ => panic!("{}: no chunks", check.id),
+            };
+            let Expected::Output(expected) = &check.expectations[0].expected else {
+                panic!("{}: an output", check.id);
+            };
+            let Some(Value::List(calls)) = expected.get("calls") else {
+                panic!("{}: calls", check.id);
+            };
+            let end = Value::int(i64::try_from(chunks).unwrap());
+            assert_eq!(calls[0].get("after_chunk"), Some(&end), "{}", check.id);
+        }
+    }
+
+    #[test]
+    fn chunking_names_are_the_same_for_every_case() {
+        let names = |id| -> Vec<String> {
+            chunkings(b"<tool_call>{}</tool_call>", id, false)
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect()
+        };
+        assert_eq!(names("a"), names("b"));
+        assert_eq!(
+            names("a"),
+            ["one-chunk", "code-points", "small", "large", "marker-cuts"]
+        );
+    }
 }

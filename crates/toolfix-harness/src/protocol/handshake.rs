@@ -3,9 +3,10 @@
 use crate::protocol::PROTOCOL_VERSION;
 use crate::protocol::fields::Fields;
 use crate::protocol::ops;
+use crate::suite::forms as suite_forms;
 use crate::suite::load::POLICIES;
 use toolfix::Profile;
-use toolfix::py::Value;
+use toolfix::py::{Dict, Value};
 use toolfix::salvage::Dialect;
 
 /// A read handshake answer.
@@ -28,6 +29,13 @@ pub struct Handshake {
     /// The policies it declares (`docs/guarantees.md`), in the order given; a policy
     /// it leaves out is `false`.
     pub policies: Vec<(String, bool)>,
+    /// The forms (`suite::forms`) it reads of each dialect that lists some: a case
+    /// written in another form of that dialect is not sent. A dialect left out is read
+    /// in every form.
+    pub forms: Vec<(String, Vec<String>)>,
+    /// Whether its stream is fed as a server's tokenizer feeds it: then chunkings never
+    /// cut inside a special token (`conform::streaming`).
+    pub token_chunks: bool,
 }
 
 impl Handshake {
@@ -58,7 +66,17 @@ impl Handshake {
             ops: names(&fields, "ops")?,
             dialects: names(&fields, "dialects")?,
             policies: policies(fields.get("policies"))?,
+            forms: forms(fields.get("forms"))?,
+            token_chunks: fields.opt_bool("token_chunks")?.unwrap_or(false),
         })
+    }
+
+    /// Whether a case written in `form` of `dialect` is one the implementation reads.
+    pub fn reads_form(&self, dialect: &str, form: &str) -> bool {
+        self.forms
+            .iter()
+            .find(|(d, _)| d == dialect)
+            .is_none_or(|(_, forms)| forms.iter().any(|f| f == form))
     }
 
     /// The value the implementation declares for `policy` (`false` when it says nothing).
@@ -84,14 +102,22 @@ impl Handshake {
             .policies
             .iter()
             .map(|(name, value)| (name.as_str(), Value::Bool(*value)));
-        Value::dict([
+        let mut pairs = vec![
             ("protocol", Value::int(PROTOCOL_VERSION)),
             ("implementation", self.implementation.clone()),
             ("profile", Value::str(self.profile.name())),
             ("ops", strings(&self.ops)),
             ("dialects", strings(&self.dialects)),
             ("policies", Value::dict(policies)),
-        ])
+        ];
+        if !self.forms.is_empty() {
+            let forms = self.forms.iter().map(|(d, f)| (d.as_str(), strings(f)));
+            pairs.push(("forms", Value::dict(forms)));
+        }
+        if self.token_chunks {
+            pairs.push(("token_chunks", Value::Bool(true)));
+        }
+        Value::dict(pairs)
     }
 
     /// What `toolfix serve --profile PROFILE` declares, for the embedded reference.
@@ -112,6 +138,8 @@ impl Handshake {
                 .map(|d| d.name().to_owned())
                 .collect(),
             policies: reference_policies(profile),
+            forms: Vec::new(),
+            token_chunks: false,
         }
     }
 }
@@ -133,14 +161,24 @@ fn reference_policies(profile: Profile) -> Vec<(String, bool)> {
         .collect()
 }
 
+/// An optional object of the handshake: `None` when it is absent or `null`, `wrong` when
+/// it is something else.
+fn object<'v>(value: Option<&'v Value>, wrong: &str) -> Result<Option<&'v Dict>, String> {
+    match value {
+        None | Some(Value::None) => Ok(None),
+        Some(value) => value.as_dict().map(Some).ok_or_else(|| wrong.to_owned()),
+    }
+}
+
 /// The `policies` object: names with boolean values (absent: none declared).
 fn policies(value: Option<&Value>) -> Result<Vec<(String, bool)>, String> {
-    let Some(value) = value.filter(|v| !matches!(v, Value::None)) else {
+    let Some(dict) = object(
+        value,
+        "the handshake's policies must be an object of booleans",
+    )?
+    else {
         return Ok(Vec::new());
     };
-    let dict = value
-        .as_dict()
-        .ok_or("the handshake's policies must be an object of booleans")?;
     dict.iter()
         .map(|(name, value)| match value {
             Value::Bool(b) => Ok((name.to_string(), *b)),
@@ -149,6 +187,42 @@ fn policies(value: Option<&Value>) -> Result<Vec<(String, bool)>, String> {
             )),
         })
         .collect()
+}
+
+/// The `forms` object: dialect names with lists of their documented forms (absent: every
+/// form of every dialect). A name that is not a form of its dialect is an error, so a
+/// typo never silently leaves a dialect's cases unsent.
+fn forms(value: Option<&Value>) -> Result<Vec<(String, Vec<String>)>, String> {
+    let what = "the handshake's forms must be an object of lists of form names";
+    let Some(dict) = object(value, what)? else {
+        return Ok(Vec::new());
+    };
+    dict.iter()
+        .map(|(dialect, forms)| {
+            let dialect = dialect.to_string();
+            let Value::List(items) = forms else {
+                return Err(format!("the handshake's forms.{dialect} must be a list"));
+            };
+            let forms = items
+                .iter()
+                .map(|item| form_of(&dialect, item))
+                .collect::<Result<_, _>>()?;
+            Ok((dialect, forms))
+        })
+        .collect()
+}
+
+/// One listed form of `dialect`, checked against the documented ones.
+fn form_of(dialect: &str, item: &Value) -> Result<String, String> {
+    let form = item.as_py_str().map(|s| s.to_string()).unwrap_or_default();
+    if suite_forms::is_form_of(dialect, &form) {
+        return Ok(form);
+    }
+    Err(format!(
+        "the handshake's forms.{dialect} lists {}, which is not a form of that dialect (its forms: {})",
+        text(item),
+        suite_forms::names_of(dialect).join(", ")
+    ))
 }
 
 /// A list of strings; `dialects` may be left out by an implementation without salvage.
@@ -193,6 +267,24 @@ mod tests {
         assert_eq!(hs.profile, Profile::Strict);
         assert_eq!(hs.ops, ["salvage"]);
         assert_eq!(hs.dialects, ["react"]);
+    }
+
+    #[test]
+    fn reads_forms_and_token_chunks() {
+        let hs = parse(
+            r#"{"protocol": 1, "implementation": {"name": "x", "version": "1", "language": "py"}, "profile": "portable", "ops": ["salvage"], "dialects": ["deepseek", "mistral"], "forms": {"deepseek": ["v3-1"]}, "token_chunks": true}"#,
+        )
+        .unwrap();
+        assert!(hs.token_chunks);
+        assert!(hs.reads_form("deepseek", "v3-1"));
+        assert!(!hs.reads_form("deepseek", "v3"));
+        assert!(hs.reads_form("mistral", "array"));
+        assert_eq!(Handshake::parse(&hs.to_value()), Ok(hs));
+        let typo = parse(
+            r#"{"protocol": 1, "implementation": {"name": "x", "version": "1", "language": "py"}, "profile": "portable", "ops": ["salvage"], "forms": {"deepseek": ["v3.1"]}}"#,
+        )
+        .unwrap_err();
+        assert!(typo.contains("v3-1"), "{typo}");
     }
 
     #[test]

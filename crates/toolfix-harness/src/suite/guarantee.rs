@@ -88,6 +88,12 @@ pub const RULES: &[Rule] = &[
         Level::Must,
         false,
     ),
+    rule(
+        "G14",
+        "a stream shows the text that is not a call",
+        Level::Should,
+        false,
+    ),
 ];
 
 const fn rule(id: &'static str, title: &'static str, level: Level, safety: bool) -> Rule {

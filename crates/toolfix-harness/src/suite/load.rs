@@ -11,6 +11,7 @@
 //! | `source` | required: where the expectation comes from |
 //! | `level` | `must` (default), `should`, `may` |
 //! | `tags`, `dialects` | lists of strings |
+//! | `form` | the form of its one dialect the case is written in (`suite::forms`), where the dialect has several |
 //! | `profiles` | the profiles the case applies to (default: `praisonai` and `strict`, plus `portable` when the case has a `portable` table) |
 //! | `policies` | a table of booleans: the policies (`docs/guarantees.md`) the case is about, with the value an implementation must declare |
 //! | `documented` | what the seed page shows for this example |
@@ -24,6 +25,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::case::{Case, Expectation, Expected, Level};
+use super::forms;
 use super::guarantee;
 use super::toml_value::{from_json, to_value};
 use toolfix::Profile;
@@ -102,8 +104,9 @@ const OPS: [OpSpec; 4] = [
     },
 ];
 
-const CASE_KEYS: [&str; 14] = [
+const CASE_KEYS: [&str; 15] = [
     "name",
+    "form",
     "op",
     "source",
     "level",
@@ -189,7 +192,11 @@ pub fn load_embedded() -> Result<Vec<Case>, Vec<LoadError>> {
 }
 
 /// The cases of one file's `text`, with ids starting `prefix/`; `file` names it in errors.
-fn load_text(prefix: &str, file: &Path, text: &str) -> Result<Vec<Case>, Vec<LoadError>> {
+pub(crate) fn load_text(
+    prefix: &str,
+    file: &Path,
+    text: &str,
+) -> Result<Vec<Case>, Vec<LoadError>> {
     let doc: toml::Table = text
         .parse()
         .map_err(|e| vec![error(file, None, format!("not TOML: {e}"))])?;
@@ -277,17 +284,38 @@ fn parse_case(id: &str, table: &toml::Table) -> Result<Case, String> {
     if let Some(bad) = dialects.iter().find(|d| d.parse::<Dialect>().is_err()) {
         return Err(format!("unknown dialect {bad:?}"));
     }
+    let form = form(table, &dialects)?;
     Ok(Case {
         id: id.to_owned(),
         op: op.clone(),
         input: input(table, spec)?,
         tags: strings(table, "tags")?,
         dialects,
+        form,
         source,
         policies: policies(table)?,
         documented: string(table, "documented")?,
         expectations: expectations(table, spec, level)?,
     })
+}
+
+/// The `form` key: a documented form (`suite::forms`) of the case's one dialect.
+fn form(table: &toml::Table, dialects: &[String]) -> Result<Option<String>, String> {
+    let Some(form) = string(table, "form")? else {
+        return Ok(None);
+    };
+    let [dialect] = dialects else {
+        return Err(format!(
+            "form {form:?} needs exactly one dialect in `dialects` to be a form of"
+        ));
+    };
+    if !forms::is_form_of(dialect, &form) {
+        return Err(format!(
+            "{form:?} is not a form of dialect {dialect} (its forms: {})",
+            forms::names_of(dialect).join(", ")
+        ));
+    }
+    Ok(Some(form))
 }
 
 /// A case's table on top of the file's defaults. A case that lists its own `profiles`

@@ -8,6 +8,7 @@
 
 pub mod case;
 pub mod embedded;
+pub mod forms;
 pub mod guarantee;
 pub mod load;
 pub mod semantic;

@@ -1,16 +1,17 @@
 //! The summary a person reads on stdout: what the implementation declares, per feature,
-//! then the cases that fail the run, grouped by kind of failure and by the rule they
-//! check, each with what was expected, what came, its source, the stderr and the command
-//! that replays it, then the closing line `conformance: N passed, N failed, N skipped`.
+//! then the cases that fail the run, grouped by the rule they are filed under (safety
+//! first), each once with the chunkings its streaming checks failed in, what was
+//! expected, what came, its source, the stderr and the command that replays it, then the
+//! failed cases per rule and the closing line `conformance: N passed, N failed, N known
+//! failures, N may differences, N not sent`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{Report, Summary, clip};
+use super::{Family, Report, Summary, by_rule_line, clip};
 use crate::conform::outcome::Outcome;
 use crate::conform::result::CaseResult;
 use crate::protocol::wire::encode_line;
-use crate::suite::Level;
 
 /// The most characters of a value or message shown per failure.
 const SHOWN: usize = 2000;
@@ -20,22 +21,17 @@ pub fn render(reports: &[&Report], quiet: bool) -> String {
     let mut out = String::new();
     for report in reports {
         if quiet {
-            for result in report.failures() {
-                let _ = writeln!(out, "{}", headline(result));
+            for family in report.failing_cases() {
+                let _ = writeln!(out, "{}", headline(&family, report.strict));
             }
         } else {
             full(report, &mut out);
         }
         closing_notes(report, &mut out);
     }
-    let total = reports.iter().fold(Summary::default(), |sum, r| {
-        let s = r.summary();
-        Summary {
-            passed: sum.passed + s.passed,
-            failed: sum.failed + s.failed,
-            skipped: sum.skipped + s.skipped,
-        }
-    });
+    let total = reports
+        .iter()
+        .fold(Summary::default(), |sum, r| sum.plus(r.summary()));
     out.push_str(&total.line());
     out.push('\n');
     out
@@ -63,14 +59,13 @@ fn full(report: &Report, out: &mut String) {
             out,
             "\n== {} ({} cases)",
             group.heading(),
-            group.results.len()
+            group.cases.len()
         );
-        for result in group.results {
-            failure(result, out);
+        for family in &group.cases {
+            failure(family, report.strict, out);
         }
     }
     skips(report, out);
-    known(report, out);
     let counts: Vec<String> = report
         .outcome_counts()
         .iter()
@@ -94,19 +89,19 @@ fn features(report: &Report, out: &mut String) {
         .max("feature".len());
     let _ = writeln!(
         out,
-        "{:width$}  {:>6}  {:>6}  {:>7}",
-        "feature", "passed", "failed", "skipped"
+        "{:width$}  {:>6}  {:>6}  {:>5}  {:>5}  {:>8}",
+        "feature", "passed", "failed", "known", "may", "not sent"
     );
     for (feature, s) in rows {
         let _ = writeln!(
             out,
-            "{feature:width$}  {:>6}  {:>6}  {:>7}",
-            s.passed, s.failed, s.skipped
+            "{feature:width$}  {:>6}  {:>6}  {:>5}  {:>5}  {:>8}",
+            s.passed, s.failed, s.known, s.may, s.not_sent
         );
     }
 }
 
-/// Why cases were skipped, with how many each.
+/// Why cases were not sent, with how many each.
 fn skips(report: &Report, out: &mut String) {
     let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
     for result in report.results.iter().filter(|r| r.outcome == Outcome::Skip) {
@@ -115,30 +110,48 @@ fn skips(report: &Report, out: &mut String) {
             .or_default() += 1;
     }
     if !reasons.is_empty() {
-        let _ = writeln!(
-            out,
-            "
-skipped:"
-        );
+        let _ = writeln!(out, "\nnot sent:");
     }
     for (reason, n) in reasons {
         let _ = writeln!(out, "  {n:>5}  {}", clip(reason, 200));
     }
 }
 
-/// `FAIL <id> [<profile>] <outcome> (<level>)`.
-fn headline(result: &CaseResult) -> String {
+/// `FAIL <case id> [<profile>] <outcome> (<level>), <kind>, in batch, one-chunk, small`.
+fn headline(family: &Family<'_>, strict: bool) -> String {
+    let Some((first, kind, seen)) = family.shown(strict) else {
+        return format!("FAIL {}", family.id);
+    };
     format!(
-        "FAIL {} [{}] {} ({})",
-        result.id,
-        result.profile,
-        result.outcome,
-        result.level.name()
+        "FAIL {} [{}] {} ({}){kind}, in {seen}",
+        family.id,
+        first.profile,
+        first.outcome,
+        first.level.name(),
     )
 }
 
-fn failure(result: &CaseResult, out: &mut String) {
-    let _ = writeln!(out, "\n{}", headline(result));
+/// One failing case: its first failing result in full, then the command that replays
+/// each other failing chunking.
+fn failure(family: &Family<'_>, strict: bool, out: &mut String) {
+    let _ = writeln!(out, "\n{}", headline(family, strict));
+    let failing = family.failing(strict);
+    if let Some(first) = failing.first() {
+        details(first, out);
+    }
+    for other in failing.iter().skip(1) {
+        if let Some(reproduce) = &other.reproduce {
+            let chunking = other.chunking().unwrap_or("batch");
+            let _ = writeln!(out, "  also {chunking}: {reproduce}");
+        }
+    }
+}
+
+/// What one failing result expected and got, and how to replay it.
+fn details(result: &CaseResult, out: &mut String) {
+    if let Some(chunking) = result.chunking() {
+        let _ = writeln!(out, "  shown:     the {chunking} streaming check");
+    }
     if let Some(message) = &result.message {
         let _ = writeln!(out, "  message:   {}", clip(message, SHOWN));
     }
@@ -169,7 +182,7 @@ fn failure(result: &CaseResult, out: &mut String) {
         let _ = writeln!(out, "  source:    {}", clip(&result.source, SHOWN));
     }
     if let Some(reproduce) = &result.reproduce {
-        let _ = writeln!(out, "  reproduce: {}", clip(reproduce, SHOWN));
+        let _ = writeln!(out, "  reproduce: {reproduce}");
     }
     if !result.stderr.is_empty() {
         let _ = writeln!(out, "  stderr:");
@@ -187,29 +200,6 @@ fn failure(result: &CaseResult, out: &mut String) {
     }
 }
 
-/// Known failures that no longer fail, and what else a CI reader must see.
-fn known(report: &Report, out: &mut String) {
-    let xfail = report
-        .results
-        .iter()
-        .filter(|r| r.outcome == Outcome::Xfail)
-        .count();
-    if xfail > 0 {
-        let _ = writeln!(out, "\nknown failures still failing: {xfail}");
-    }
-    let may = report
-        .results
-        .iter()
-        .filter(|r| r.outcome == Outcome::Fail && r.level == Level::May)
-        .count();
-    if may > 0 {
-        let _ = writeln!(
-            out,
-            "implementation-defined (may) cases answered differently: {may}"
-        );
-    }
-}
-
 fn closing_notes(report: &Report, out: &mut String) {
     let silenced = report.silenced_safety();
     if !silenced.is_empty() {
@@ -223,6 +213,10 @@ fn closing_notes(report: &Report, out: &mut String) {
             let reason = result.known.as_ref().map_or("", |k| k.reason.as_str());
             let _ = writeln!(out, "  {} [{}] {rule}: {reason}", result.id, result.profile);
         }
+    }
+    let by_rule = report.failed_by_rule();
+    if !by_rule.is_empty() {
+        let _ = writeln!(out, "failed by rule: {}", by_rule_line(&by_rule));
     }
     for reason in report.unchecked() {
         let _ = writeln!(out, "not conformant: {reason}");

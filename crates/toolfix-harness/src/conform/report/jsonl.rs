@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use super::{Declared, Report, Summary};
+use super::{Declared, Report};
 use crate::conform::result::CaseResult;
 use crate::protocol::PROTOCOL_VERSION;
 use crate::protocol::wire::encode_line;
@@ -94,20 +94,24 @@ fn case(result: &CaseResult) -> Value {
 }
 
 fn footer(report: &Report) -> Value {
-    let Summary {
-        passed,
-        failed,
-        skipped,
-    } = report.summary();
+    let summary = report.summary();
+    let by_rule = report
+        .failed_by_rule()
+        .into_iter()
+        .map(|(rule, n)| (rule.map_or("none", |r| r.id), count(n)));
     let outcomes = report
         .outcome_counts()
         .into_iter()
         .map(|(o, n)| (o.name(), count(n)));
     Value::dict([
         ("type", Value::str("footer")),
-        ("passed", count(passed)),
-        ("failed", count(failed)),
-        ("skipped", count(skipped)),
+        ("passed", count(summary.passed)),
+        ("failed", count(summary.failed)),
+        ("failed_by_rule", Value::dict(by_rule)),
+        ("known", count(summary.known)),
+        ("may", count(summary.may)),
+        ("not_sent", count(summary.not_sent)),
+        ("checks", count(report.results.len())),
         ("outcomes", Value::dict(outcomes)),
         ("partial", Value::Bool(report.partial)),
         ("restarts", Value::int(i64::from(report.restarts))),

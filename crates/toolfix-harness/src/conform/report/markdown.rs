@@ -1,18 +1,16 @@
 //! Markdown for CI step summaries (`$GITHUB_STEP_SUMMARY`): the summary line, what the
-//! implementation declares, a table per feature, and the cases that fail the run grouped
-//! by kind and rule, with expected and actual as the terminal shows them.
+//! implementation declares, a table per feature sent (the others named below it), and
+//! every case that fails the run, grouped by rule (safety first), once with the
+//! chunkings it failed in, its expected and actual as the terminal shows them, and the
+//! whole command that replays each failing chunking.
 
 use std::fmt::Write as _;
 
 use super::escape::markdown as md;
-use super::matrix::{columns, features};
-use super::{Report, clip};
+use super::matrix::{cell_text, columns, features};
+use super::{Family, Report, by_rule_line, clip};
 use crate::conform::outcome::Outcome;
-use crate::conform::result::CaseResult;
 use crate::protocol::wire::encode_line;
-
-/// The most failures listed per report; the JSON-lines report has them all.
-const LISTED: usize = 100;
 
 /// One run.
 pub fn render(report: &Report) -> String {
@@ -32,12 +30,17 @@ pub fn render_combined(reports: &[Report]) -> String {
     out.push_str("\n|---|");
     out.push_str(&"---:|".repeat(columns.len()));
     out.push('\n');
-    for feature in features(reports) {
+    let (sent, unsent) = features(reports);
+    for feature in sent {
         let _ = write!(out, "| {} |", md(feature));
         for column in &columns {
-            let _ = write!(out, " {} |", column.cell(feature).text());
+            let _ = write!(out, " {} |", cell_text(&column.cell(feature)));
         }
         out.push('\n');
+    }
+    if !unsent.is_empty() {
+        let unsent: Vec<String> = unsent.into_iter().map(md).collect();
+        let _ = write!(out, "\nNot sent to any run: {}.\n", unsent.join(", "));
     }
     out.push('\n');
     for report in reports {
@@ -51,6 +54,10 @@ fn section(report: &Report, out: &mut String) {
     let mark = if report.conformant() { "✅" } else { "❌" };
     let _ = writeln!(out, "### {mark} {}\n", md(&report.title()));
     let _ = writeln!(out, "`{}`\n", summary.line());
+    let by_rule = report.failed_by_rule();
+    if !by_rule.is_empty() {
+        let _ = writeln!(out, "Failed by rule: {}.\n", md(&by_rule_line(&by_rule)));
+    }
     if !report.implementation.declared.ops.is_empty() {
         let _ = writeln!(
             out,
@@ -77,56 +84,67 @@ fn section(report: &Report, out: &mut String) {
     for note in report.notes.iter().chain(&report.stale) {
         let _ = writeln!(out, "- {}", md(note));
     }
-    out.push_str("\n| feature | passed | failed | skipped |\n|---|---:|---:|---:|\n");
-    for (feature, s) in report.features() {
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} |",
-            md(feature),
-            s.passed,
-            s.failed,
-            s.skipped
-        );
-    }
-    out.push('\n');
-    let mut listed = 0;
+    feature_table(report, out);
     for group in report.failure_groups() {
         let _ = writeln!(
             out,
             "<details><summary>{} — {} cases</summary>\n",
             md(&group.heading()),
-            group.results.len()
+            group.cases.len()
         );
-        for result in &group.results {
-            if listed < LISTED {
-                failure(result, out);
-            }
-            listed += 1;
+        for family in &group.cases {
+            failure(family, report.strict, out);
         }
-        out.push_str("</details>\n\n");
-    }
-    if listed > LISTED {
-        let _ = writeln!(
-            out,
-            "… {} more failing cases are in the JSON-lines report.\n",
-            listed - LISTED
-        );
+        out.push_str("\n</details>\n\n");
     }
 }
 
-/// One failing case: its id, outcome and level, then expected and actual as JSON, the
-/// message, the source and the command that replays it.
-fn failure(result: &CaseResult, out: &mut String) {
+/// The table of the features some case was sent of, then the features none was.
+fn feature_table(report: &Report, out: &mut String) {
+    out.push_str("\n| feature | passed | failed | known | may | not sent |\n|---|---:|---:|---:|---:|---:|\n");
+    let mut unsent = Vec::new();
+    for (feature, s) in report.features() {
+        if s.sent() == 0 {
+            unsent.push(md(feature));
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            md(feature),
+            s.passed,
+            s.failed,
+            s.known,
+            s.may,
+            s.not_sent
+        );
+    }
+    if !unsent.is_empty() {
+        let _ = write!(
+            out,
+            "\nNot sent (outside the declarations): {}.\n",
+            unsent.join(", ")
+        );
+    }
+    out.push('\n');
+}
+
+/// One failing case: its id, where it failed, then its first failing result's expected
+/// and actual as JSON, the message, the source and the command that replays it, and the
+/// command that replays each other failing chunking.
+fn failure(family: &Family<'_>, strict: bool, out: &mut String) {
+    let Some((result, kind, seen)) = family.shown(strict) else {
+        return;
+    };
     let _ = writeln!(
         out,
-        "- `{}` [{}] **{}** ({})",
-        md(&result.id),
+        "- {} [{}] **{}** ({}){kind}, in {seen}",
+        code_span(family.id),
         result.profile,
         result.outcome,
-        result.level.name()
+        result.level.name(),
     );
-    let code =
-        |label: &str, text: &str| format!("  - {label}: `{}`\n", code_span(&clip(text, 300)));
+    let code = |label: &str, text: &str| format!("  - {label}: {}\n", code_span(text));
     if result.outcome != Outcome::NotRun {
         out.push_str(&code("expected", &encode_line(&result.expected)));
         for other in &result.accepted {
@@ -140,14 +158,40 @@ fn failure(result: &CaseResult, out: &mut String) {
         let _ = writeln!(out, "  - message: {}", md(&clip(message, 300)));
     }
     if !result.source.is_empty() {
-        let _ = writeln!(out, "  - source: {}", md(&clip(&result.source, 200)));
+        let _ = writeln!(out, "  - source: {}", md(&result.source));
     }
-    if let Some(reproduce) = &result.reproduce {
-        out.push_str(&code("reproduce", reproduce));
+    for each in family.failing(strict) {
+        if let Some(reproduce) = &each.reproduce {
+            let label = format!("reproduce ({})", each.chunking().unwrap_or("batch"));
+            out.push_str(&code(&label, reproduce));
+        }
     }
 }
 
-/// Text for inside a Markdown code span: backticks cannot end it early.
+/// A Markdown code span holding `text` as it is: delimited by one backtick more than
+/// the longest run of backticks in it (so a fence mark inside shows as written), padded
+/// with a space when it starts or ends with one; a line break shows as a space, as in any
+/// code span.
 fn code_span(text: &str) -> String {
-    text.replace('`', "'").replace('\n', " ")
+    let text = text.replace(['\r', '\n'], " ");
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code_span;
+
+    #[test]
+    fn a_code_span_shows_fence_marks_as_written() {
+        assert_eq!(code_span("a ```json b"), "````a ```json b````");
+        assert_eq!(code_span("`x`"), "`` `x` ``");
+        assert_eq!(code_span("plain"), "`plain`");
+    }
 }

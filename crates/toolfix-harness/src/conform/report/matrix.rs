@@ -1,16 +1,16 @@
 //! The matrix of runs against features that combined reports show (bowtie.report's
-//! view): one column per implementation and profile, one row per feature.
+//! view): one column per implementation and profile, one row per feature some run sent a
+//! case of (the features no run was sent are named apart, out of the way).
 //!
-//! A cell is `passed/total`: `total` counts the feature's cases that apply to the
-//! implementation (everything but `skip`), `passed` those that met their expectation
-//! (`pass`, and `xpass` without `--strict`). Known failures and `may` differences are in
-//! `total` but not in `passed`: the matrix shows what an implementation does, not what it
-//! is excused for.
+//! A cell is the feature's [`Summary`] in that column, counted as the run counts it
+//! (cases, each with its streaming checks), so the cells of a column add up to the run's
+//! own numbers: `passed ✓ failed ✗`, and the known failures and `may` differences when
+//! there are some.
 
 use std::collections::BTreeSet;
 
-use super::Report;
-use crate::conform::outcome::{Outcome, Verdict};
+use super::{Report, Summary};
+use crate::conform::outcome::Outcome;
 use crate::conform::result::CaseResult;
 use toolfix::Profile;
 
@@ -34,38 +34,29 @@ impl Column<'_> {
             .filter(|r| r.profile == self.profile)
     }
 
-    /// The cell of one feature.
-    pub fn cell(&self, feature: &str) -> Cell {
-        let mut cell = Cell::default();
-        for result in self
-            .results()
-            .filter(|r| r.feature() == feature && r.outcome != Outcome::Skip)
-        {
-            cell.total += 1;
-            if result.verdict(self.report.strict) == Verdict::Passed {
-                cell.passed += 1;
-            }
-        }
-        cell
+    /// The cell of one feature: its cases' summary in this column.
+    pub fn cell(&self, feature: &str) -> Summary {
+        Summary::of(
+            self.results().filter(|r| r.feature() == feature),
+            self.report.strict,
+        )
     }
 }
 
-/// One cell.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Cell {
-    pub passed: usize,
-    pub total: usize,
-}
-
-impl Cell {
-    /// `passed/total`, or `n/a` when no case applies.
-    pub fn text(&self) -> String {
-        if self.total == 0 {
-            "n/a".to_owned()
-        } else {
-            format!("{}/{}", self.passed, self.total)
-        }
+/// A cell's text: `n/a` when no case of it was sent, else `P ✓ F ✗`, then `K known` and
+/// `M may` when there are some.
+pub fn cell_text(cell: &Summary) -> String {
+    if cell.sent() == 0 {
+        return "n/a".to_owned();
     }
+    let mut text = format!("{} ✓ {} ✗", cell.passed, cell.failed);
+    if cell.known > 0 {
+        text.push_str(&format!(" {} known", cell.known));
+    }
+    if cell.may > 0 {
+        text.push_str(&format!(" {} may", cell.may));
+    }
+    text
 }
 
 /// Every column of `reports`, in order.
@@ -81,11 +72,18 @@ pub fn columns(reports: &[Report]) -> Vec<Column<'_>> {
         .collect()
 }
 
-/// Every feature of `reports`, by name.
-pub fn features(reports: &[Report]) -> Vec<&str> {
+/// Every feature of `reports`, by name: those some run was sent a case of, then those
+/// none was.
+pub fn features(reports: &[Report]) -> (Vec<&str>, Vec<&str>) {
+    let sent: BTreeSet<&str> = reports
+        .iter()
+        .flat_map(|r| r.results.iter())
+        .filter(|r| r.outcome != Outcome::Skip)
+        .map(CaseResult::feature)
+        .collect();
     let all: BTreeSet<&str> = reports
         .iter()
         .flat_map(|r| r.results.iter().map(CaseResult::feature))
         .collect();
-    all.into_iter().collect()
+    all.into_iter().partition(|f| sent.contains(f))
 }

@@ -12,10 +12,9 @@ pub mod read;
 
 mod escape;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use super::kind::Kind;
 use super::outcome::{Outcome, Verdict};
 use super::result::CaseResult;
 use crate::suite::guarantee::{self, Rule};
@@ -104,40 +103,172 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
-/// The three numbers of `conformance: N passed, N failed, N skipped`.
+/// The counts of `conformance: N passed, N failed, N known failures, N may differences,
+/// N not sent`: each its own number, never folded into another. They count cases, not
+/// checks: a salvage case and its streaming checks count once ([`Family`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     pub passed: usize,
     pub failed: usize,
-    pub skipped: usize,
+    /// Listed known failures that still fail.
+    pub known: usize,
+    /// `may` cases answered differently.
+    pub may: usize,
+    /// Cases outside what the implementation declared.
+    pub not_sent: usize,
 }
 
 impl Summary {
-    /// Counts results by verdict.
+    /// Counts the cases of `results` (each with its streaming checks) by verdict.
     pub fn of<'a>(results: impl IntoIterator<Item = &'a CaseResult>, strict: bool) -> Summary {
         let mut summary = Summary::default();
-        for result in results {
-            match result.verdict(strict) {
-                Verdict::Passed => summary.passed += 1,
-                Verdict::Failed => summary.failed += 1,
-                Verdict::Skipped => summary.skipped += 1,
-            }
+        for family in families(results) {
+            summary.add(family.verdict(strict), 1);
         }
         summary
     }
 
+    fn add(&mut self, verdict: Verdict, n: usize) {
+        *match verdict {
+            Verdict::Passed => &mut self.passed,
+            Verdict::Failed => &mut self.failed,
+            Verdict::Known => &mut self.known,
+            Verdict::May => &mut self.may,
+            Verdict::NotSent => &mut self.not_sent,
+        } += n;
+    }
+
+    /// The count of one verdict.
+    pub fn get(&self, verdict: Verdict) -> usize {
+        match verdict {
+            Verdict::Passed => self.passed,
+            Verdict::Failed => self.failed,
+            Verdict::Known => self.known,
+            Verdict::May => self.may,
+            Verdict::NotSent => self.not_sent,
+        }
+    }
+
+    /// Two summaries added up.
+    pub fn plus(self, other: Summary) -> Summary {
+        let mut sum = self;
+        for verdict in Verdict::ALL {
+            sum.add(verdict, other.get(verdict));
+        }
+        sum
+    }
+
     /// Every case counted.
     pub fn total(&self) -> usize {
-        self.passed + self.failed + self.skipped
+        Verdict::ALL.into_iter().map(|v| self.get(v)).sum()
+    }
+
+    /// The cases sent: every case but those not sent.
+    pub fn sent(&self) -> usize {
+        self.total() - self.not_sent
     }
 
     /// The closing line of a human report.
     pub fn line(&self) -> String {
         format!(
-            "conformance: {} passed, {} failed, {} skipped",
-            self.passed, self.failed, self.skipped
+            "conformance: {} passed, {} failed, {} known failures, {} may differences, {} not sent",
+            self.passed, self.failed, self.known, self.may, self.not_sent
         )
     }
+}
+
+/// One case of a run with its streaming checks (`conform::streaming`), under one
+/// profile: what counts and failure lists are made of, so a failure seen in batch and in
+/// every chunking is one failing case with its chunkings listed.
+#[derive(Clone, Debug)]
+pub struct Family<'a> {
+    /// The case id (without a chunking).
+    pub id: &'a str,
+    /// The results: the batch case first when it is in the run, then its checks.
+    pub results: Vec<&'a CaseResult>,
+}
+
+impl<'a> Family<'a> {
+    /// The case's verdict: the first of failed, known, may, passed and not sent that one
+    /// of its results has.
+    pub fn verdict(&self, strict: bool) -> Verdict {
+        self.results
+            .iter()
+            .map(|r| r.verdict(strict))
+            .min()
+            .unwrap_or(Verdict::NotSent)
+    }
+
+    /// The results that fail the run, most dangerous rule first.
+    pub fn failing(&self, strict: bool) -> Vec<&'a CaseResult> {
+        let mut failing: Vec<&CaseResult> = self
+            .results
+            .iter()
+            .copied()
+            .filter(|r| r.verdict(strict) == Verdict::Failed)
+            .collect();
+        failing.sort_by_key(|r| rule_rank(r.rule));
+        failing
+    }
+
+    /// How a report shows the case when it fails: its most dangerous failing result,
+    /// that result's kind of failure (`, missing call`, or nothing), and where the case
+    /// failed (`batch, one-chunk, small`); `None` when it does not fail.
+    pub fn shown(&self, strict: bool) -> Option<(&'a CaseResult, String, String)> {
+        let first = *self.failing(strict).first()?;
+        let kind = first.kind().map_or(String::new(), |k| format!(", {k}"));
+        Some((
+            first,
+            kind,
+            self.seen_in(Verdict::Failed, strict).join(", "),
+        ))
+    }
+
+    /// Where the results of one verdict were seen: `batch` for the case itself, else the
+    /// chunking, in run order.
+    pub fn seen_in(&self, verdict: Verdict, strict: bool) -> Vec<&'a str> {
+        self.results
+            .iter()
+            .filter(|r| r.verdict(strict) == verdict)
+            .map(|r| r.chunking().unwrap_or("batch"))
+            .collect()
+    }
+}
+
+/// The cases of `results`, each with its streaming checks, in the order each first
+/// appears; results of different profiles are different cases.
+pub fn families<'a>(results: impl IntoIterator<Item = &'a CaseResult>) -> Vec<Family<'a>> {
+    let mut index: HashMap<(&str, Profile), usize> = HashMap::new();
+    let mut out: Vec<Family<'a>> = Vec::new();
+    for result in results {
+        let key = (result.case_id(), result.profile);
+        let at = *index.entry(key).or_insert_with(|| {
+            out.push(Family {
+                id: result.case_id(),
+                results: Vec::new(),
+            });
+            out.len() - 1
+        });
+        out[at].results.push(result);
+    }
+    out
+}
+
+/// The cases of `results` that fail the run, each with its streaming checks.
+pub fn failing_cases<'a>(
+    results: impl IntoIterator<Item = &'a CaseResult>,
+    strict: bool,
+) -> Vec<Family<'a>> {
+    families(results)
+        .into_iter()
+        .filter(|f| f.verdict(strict) == Verdict::Failed)
+        .collect()
+}
+
+/// Where a rule sorts in failure lists: safety rules first, then the others, each in the
+/// order of `docs/guarantees.md`, then failures of no rule.
+pub fn rule_rank(rule: Option<&Rule>) -> (bool, usize) {
+    rule.map_or((true, usize::MAX), |r| (!r.safety, rule_order(r)))
 }
 
 impl Report {
@@ -154,15 +285,17 @@ impl Report {
             && self.unchecked().is_empty()
     }
 
-    /// Why a run without failures still does not conform: nothing passed at all, or every
-    /// case of a declared op was skipped or declined. A driver that answers `skipped` to
-    /// everything has checked nothing.
+    /// Why a run without failures still does not conform: nothing was sent, nothing
+    /// passed, or every case of a declared op was skipped or declined. A driver that
+    /// answers `skipped` to everything, or declares nothing the suite has, has checked
+    /// nothing.
     pub fn unchecked(&self) -> Vec<String> {
-        if self.results.is_empty() {
-            return Vec::new();
+        let summary = self.summary();
+        if summary.sent() == 0 {
+            return vec!["no case was sent".to_owned()];
         }
         let mut reasons = Vec::new();
-        if self.summary().passed == 0 {
+        if summary.passed == 0 {
             reasons.push("no case passed".to_owned());
         }
         for op in &self.implementation.declared.ops {
@@ -197,26 +330,23 @@ impl Report {
             .filter(|r| r.verdict(self.strict) == Verdict::Failed)
     }
 
-    /// The failing cases grouped by kind, then by the rule they check, most dangerous
-    /// kind first; cases of no rule come last in their kind.
+    /// The cases that fail the run, with their streaming checks.
+    pub fn failing_cases(&self) -> Vec<Family<'_>> {
+        failing_cases(&self.results, self.strict)
+    }
+
+    /// The failing cases grouped by rule ([`failure_groups`]).
     pub fn failure_groups(&self) -> Vec<FailureGroup<'_>> {
-        let mut groups: BTreeMap<(Kind, &str), FailureGroup<'_>> = BTreeMap::new();
-        for result in self.failures() {
-            let kind = result.kind().unwrap_or(Kind::DifferentOutput);
-            let order = result.rule.map_or("~", |r| r.id);
-            groups
-                .entry((kind, order))
-                .or_insert_with(|| FailureGroup {
-                    kind,
-                    rule: result.rule,
-                    results: Vec::new(),
-                })
-                .results
-                .push(result);
-        }
-        let mut groups: Vec<_> = groups.into_values().collect();
-        groups.sort_by_key(|g| (g.kind, g.rule.map_or(usize::MAX, rule_order)));
-        groups
+        failure_groups(self.failing_cases(), self.strict)
+    }
+
+    /// How many cases fail the run under each rule, in [`Report::failure_groups`] order
+    /// (`None`: failures of no rule, such as a crash on a case of no rule).
+    pub fn failed_by_rule(&self) -> Vec<(Option<&'static Rule>, usize)> {
+        self.failure_groups()
+            .iter()
+            .map(|g| (g.rule, g.cases.len()))
+            .collect()
     }
 
     /// Known failures on a safety rule at `must`: listed on every run, whatever the
@@ -244,25 +374,48 @@ impl Report {
     }
 }
 
-/// Failing cases of one kind that check one rule.
+/// Failing cases filed under one rule.
 #[derive(Clone, Debug)]
 pub struct FailureGroup<'a> {
-    /// What kind of failure.
-    pub kind: Kind,
-    /// The rule the cases check, when they name one.
+    /// The rule, when they name one.
     pub rule: Option<&'static Rule>,
-    /// The cases, in run order.
-    pub results: Vec<&'a CaseResult>,
+    /// The cases, each with its streaming checks, in run order.
+    pub cases: Vec<Family<'a>>,
 }
 
 impl FailureGroup<'_> {
-    /// `extra call · G1 an example in a code fence never runs (must, safety)`.
+    /// `G1 an example in a code fence never runs (must, safety)`, or `no rule`.
     pub fn heading(&self) -> String {
-        match self.rule {
-            Some(rule) => format!("{} · {}", self.kind, describe_rule(rule)),
-            None => self.kind.to_string(),
-        }
+        self.rule
+            .map_or_else(|| "no rule".to_owned(), describe_rule)
     }
+}
+
+/// Failing cases grouped by the rule they are filed under (the most dangerous of their
+/// failing results'), safety rules first; cases of no rule come last.
+pub fn failure_groups(failing: Vec<Family<'_>>, strict: bool) -> Vec<FailureGroup<'_>> {
+    let mut groups: BTreeMap<(bool, usize), FailureGroup<'_>> = BTreeMap::new();
+    for family in failing {
+        let rule = family.failing(strict).first().and_then(|r| r.rule);
+        groups
+            .entry(rule_rank(rule))
+            .or_insert_with(|| FailureGroup {
+                rule,
+                cases: Vec::new(),
+            })
+            .cases
+            .push(family);
+    }
+    groups.into_values().collect()
+}
+
+/// `G2 3, G4 1, G7 12`: failing cases per rule, safety first.
+pub fn by_rule_line(counts: &[(Option<&Rule>, usize)]) -> String {
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(rule, n)| format!("{} {n}", rule.map_or("no rule", |r| r.id)))
+        .collect();
+    parts.join(", ")
 }
 
 /// `G1 an example in a code fence never runs (must, safety)`.
