@@ -11,8 +11,8 @@ use super::super::SalvageError;
 use super::super::payload::Payloads;
 use super::super::span::Candidates;
 use super::tokens::{
-    bracket, deepseek, function, gemma, granite, harmony, kimi, minimax, mistral, phi4, python_tag,
-    pythonic, react, tool_call,
+    bracket, deepseek, function, gemma, glm as glm_tokens, granite, harmony, kimi, minimax,
+    mistral, phi4, python_tag, pythonic, react, tool_call,
 };
 use super::{
     Dialect, bracket as bracket_scan, deepseek as deepseek_scan, function as function_scan,
@@ -177,7 +177,7 @@ const SPECS: [Spec; 18] = [
         praisonai: true,
         openers: &[],
         probe: &[python_tag::TAG],
-        tokens: &[python_tag::TAG],
+        tokens: &[python_tag::TAG, python_tag::EOM, python_tag::EOT],
         needs: Needs::Angle,
         scanner: Scanner::Embedded(python_tag_scan::scan),
     },
@@ -232,7 +232,7 @@ const SPECS: [Spec; 18] = [
         praisonai: false,
         openers: &[function::OPEN, tool_call::OPEN],
         probe: &[function::OPEN, tool_call::OPEN],
-        tokens: &[],
+        tokens: &[tool_call::OPEN, tool_call::CLOSE],
         needs: Needs::Angle,
         scanner: Scanner::Token(qwen_xml::scan),
     },
@@ -268,7 +268,14 @@ const SPECS: [Spec; 18] = [
         praisonai: false,
         openers: &[tool_call::OPEN],
         probe: &[tool_call::OPEN],
-        tokens: &[],
+        tokens: &[
+            tool_call::OPEN,
+            tool_call::CLOSE,
+            glm_tokens::KEY,
+            glm_tokens::KEY_CLOSE,
+            glm_tokens::VALUE,
+            glm_tokens::VALUE_CLOSE,
+        ],
         needs: Needs::Angle,
         scanner: Scanner::Token(glm::scan),
     },

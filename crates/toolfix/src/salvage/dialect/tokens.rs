@@ -39,6 +39,10 @@ pub mod bracket {
 pub mod python_tag {
     /// Precedes the call's JSON.
     pub const TAG: &str = "<|python_tag|>";
+    /// Ends a message that expects a tool's result (Llama 3.1 to 3.3).
+    pub const EOM: &str = "<|eom_id|>";
+    /// Ends a turn.
+    pub const EOT: &str = "<|eot_id|>";
 }
 
 /// ReAct's `Action: NAME` / `Action Input: {…}`.
@@ -225,4 +229,7 @@ pub mod reasoning {
     pub const MISTRAL_THINK_CLOSE: &str = "[/THINK]";
     /// Opens a Harmony analysis message, closed by one of `harmony::ENDS`.
     pub const HARMONY_ANALYSIS: &str = "<|channel|>analysis<|message|>";
+    /// The reasoning markers that are special tokens of their tokenizers (the others
+    /// are made of a dialect's tokens, or of text).
+    pub const TOKENS: [&str; 2] = [THINK, THINK_CLOSE];
 }
