@@ -282,3 +282,51 @@ pub fn salvage_one_pass(request: &Request<'_>) -> Result<Vec<Call>, SalvageError
     }
     Ok(calls)
 }
+
+/// What [`salvage_one_pass_chunked`] gives: the spans of the calls given out after each
+/// chunk, and the calls at the end.
+#[doc(hidden)]
+pub type Chunked = (Vec<Vec<std::ops::Range<usize>>>, Vec<Call>);
+
+/// [`salvage_one_pass`] streamed: the reply cut at `cuts` (increasing byte offsets on
+/// character boundaries), fed chunk by chunk to the one-pass reading. Gives how many
+/// calls had been given out after each chunk, and the calls at the end. A call is given
+/// out once its region is decided and nothing before the reply's end can withdraw it
+/// (the whole-content path, the probe, an unopened `</think>`); each is given as its
+/// span. What `crates/toolfix-fuzzing/tests/one_pass.rs` holds to batch salvage: not for
+/// use.
+#[doc(hidden)]
+pub fn salvage_one_pass_chunked(
+    request: &Request<'_>,
+    cuts: &[usize],
+) -> Result<Chunked, SalvageError> {
+    let content = request.content.as_bytes();
+    let mut reading = pass::Reading::new(request.tools, request.profile);
+    let mut given = Vec::with_capacity(cuts.len());
+    for &cut in cuts {
+        let text = &content[..cut];
+        reading.advance(text, false)?;
+        let open = reading.reasoning_seen
+            && probe::has_marker(text, request.profile)
+            && !whole_content_pending(text);
+        let spans = reading.found.iter().map(|(span, _, _)| span.clone());
+        given.push(if open { spans.collect() } else { Vec::new() });
+    }
+    let calls = salvage_one_pass(request)?;
+    Ok((given, calls))
+}
+
+/// Whether the whole-content path may still read `text`, the start of a reply: it is
+/// empty, or begins (after whitespace, and after the reasoning it begins with) with `{`,
+/// `[` or a reasoning opener.
+fn whole_content_pending(text: &[u8]) -> bool {
+    let after = match reasoning::leading(text, Beginning::REPLY) {
+        Some(end) => &text[end..],
+        None => text,
+    };
+    let rest = &after[text::skip_space(after, 0).min(after.len())..];
+    rest.is_empty()
+        || matches!(rest[0], b'{' | b'[')
+        || reasoning::may_open(rest)
+        || reasoning::opens(rest)
+}

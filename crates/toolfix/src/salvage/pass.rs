@@ -45,64 +45,148 @@ const REASONING: [(&str, &[&str]); 4] = [
     (reasoning::HARMONY_ANALYSIS, &harmony::ENDS),
 ];
 
+/// A call the reading found: its span in the reply, its dialect, and what it is.
+pub type Settled = (Range<usize>, Dialect, Found);
+
+/// A block: where it ends in the reply, and its calls.
+type Block = (usize, Vec<Settled>);
+
+/// How many bytes other than whitespace must follow a region before a stream takes it as
+/// decided: more than any reader looks past a region's end (a section closer, a wrapper's
+/// closing tag, a Harmony end token, the next call of a chain) or past a marker before it
+/// knows whether a block begins there (a name and the tokens after it). At the end of the
+/// reply every region is decided.
+const LOOK_AHEAD: usize = 320;
+
 /// The calls of `content`, in text order, with their spans and dialects.
 pub fn read(
     content: &[u8],
     tools: &Allowlist,
     profile: Profile,
-) -> Result<Vec<(Range<usize>, Dialect, Found)>, SalvageError> {
-    let mut reader = Reader {
-        text: content,
-        tools,
-        profile,
-        found: Vec::new(),
-        reasoning_seen: false,
-    };
-    let mut pos = 0;
-    while let Scan::Marker(at) = frontier::scan(content, pos) {
-        pos = reader.region_at(at)?;
-    }
-    Ok(reader.found)
+) -> Result<Vec<Settled>, SalvageError> {
+    let mut reading = Reading::new(tools, profile);
+    reading.advance(content, true)?;
+    Ok(reading.found)
 }
 
-/// The reader's state: what it has found, and whether a reasoning marker came.
-struct Reader<'t> {
-    text: &'t [u8],
+/// A reading of a reply, resumable: what it has decided so far, and where it stopped.
+pub struct Reading<'t> {
     tools: &'t Allowlist,
     profile: Profile,
-    found: Vec<(Range<usize>, Dialect, Found)>,
-    reasoning_seen: bool,
+    /// The calls of the regions decided so far.
+    pub found: Vec<Settled>,
+    /// Whether a reasoning marker came: until one does, an unopened `</think>` would
+    /// make everything before it reasoning.
+    pub reasoning_seen: bool,
+    /// Where the first region not yet decided begins.
+    pos: usize,
+}
+
+impl<'t> Reading<'t> {
+    /// A reading of a reply not begun.
+    pub fn new(tools: &'t Allowlist, profile: Profile) -> Reading<'t> {
+        Reading {
+            tools,
+            profile,
+            found: Vec::new(),
+            reasoning_seen: false,
+            pos: 0,
+        }
+    }
+
+    /// Decides every region of `text` (the reply so far, all of it when `at_end`) that
+    /// the text decides, from where the last call stopped.
+    pub fn advance(&mut self, text: &[u8], at_end: bool) -> Result<(), SalvageError> {
+        loop {
+            let at = match frontier::scan(text, self.pos) {
+                Scan::Marker(at) => at,
+                Scan::Partial(_) | Scan::Clear => return Ok(()),
+            };
+            let reader = Reader {
+                text,
+                at_end,
+                tools: self.tools,
+                profile: self.profile,
+            };
+            match reader.region_at(at, self)? {
+                Some(end) => self.pos = end,
+                None => {
+                    self.pos = at;
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+/// What the reader reads: the reply so far, and whether it is all of it.
+struct Reader<'t> {
+    text: &'t [u8],
+    at_end: bool,
+    tools: &'t Allowlist,
+    profile: Profile,
 }
 
 impl Reader<'_> {
-    /// Reads what begins at `at`, and returns where reading goes on.
-    fn region_at(&mut self, at: usize) -> Result<usize, SalvageError> {
+    /// Reads what begins at `at` into `reading`, and returns where reading goes on, or
+    /// `None` when the text does not decide it yet.
+    fn region_at(
+        &self,
+        at: usize,
+        reading: &mut Reading<'_>,
+    ) -> Result<Option<usize>, SalvageError> {
         let text = self.text;
         if let Some(end) = fence_at(text, at) {
-            return Ok(end);
+            return Ok(self.closed(end));
         }
         if let Some(end) = reasoning_at(text, at) {
-            self.reasoning_seen = true;
+            let end = self.closed(end);
+            reading.reasoning_seen |= end.is_some();
             return Ok(end);
         }
         if text[at..].starts_with(reasoning::THINK_CLOSE.as_bytes()) {
-            if !self.reasoning_seen {
+            if !reading.reasoning_seen {
                 // Everything before an unopened `</think>` was reasoning.
-                self.found.clear();
+                reading.found.clear();
             }
-            self.reasoning_seen = true;
-            return Ok(at + reasoning::THINK_CLOSE.len());
+            reading.reasoning_seen = true;
+            return Ok(Some(at + reasoning::THINK_CLOSE.len()));
         }
-        Ok(match self.block_at(at)? {
-            Some(end) => end,
-            None => at + cp_at(text, at).map_or(1, |(_, len)| len),
-        })
+        let Some(block) = self.block_at(at)? else {
+            return Ok(None);
+        };
+        match block {
+            Some((end, found)) if self.settled(end) => {
+                reading.found.extend(found);
+                Ok(Some(end))
+            }
+            Some(_) => Ok(None),
+            None if self.settled(at) => Ok(Some(at + cp_at(text, at).map_or(1, |(_, len)| len))),
+            None => Ok(None),
+        }
     }
 
-    /// The block of a dialect that begins at `at`: its calls are kept, and reading goes
-    /// on after it. The readers see the text from the code point before `at` (which `\b`
-    /// looks at) to the end.
-    fn block_at(&mut self, at: usize) -> Result<Option<usize>, SalvageError> {
+    /// `end` of a fence or reasoning block, when its closer came (`usize::MAX` from the
+    /// finders means it did not): an unclosed one is decided only at the end.
+    fn closed(&self, end: usize) -> Option<usize> {
+        match end {
+            usize::MAX if self.at_end => Some(self.text.len()),
+            usize::MAX => None,
+            end => Some(end),
+        }
+    }
+
+    /// Whether what ends (or is a marker) at `at` is decided: the reply is all here, or
+    /// `LOOK_AHEAD` bytes other than whitespace follow.
+    fn settled(&self, at: usize) -> bool {
+        self.at_end || look_ahead(&self.text[at..]) >= LOOK_AHEAD
+    }
+
+    /// The block of a dialect that begins at `at`, with its calls: `Some(None)` when no
+    /// dialect reads one there, `None` when the text does not decide it yet (a reader
+    /// reached the end of the text). The readers see the text from the code point before
+    /// `at` (which `\b` looks at) to the end.
+    fn block_at(&self, at: usize) -> Result<Option<Option<Block>>, SalvageError> {
         let from = previous_cp_start(self.text, at);
         let sub = &self.text[from..];
         let masked = Masked::with_ranges(sub, Vec::new());
@@ -114,76 +198,105 @@ impl Reader<'_> {
                 Scanner::Embedded(scan) => scan(&payloads, &mut candidates)?,
                 Scanner::Token(scan) => scan(&payloads, &mut candidates),
             }
-            if let Some(end) = self.structure(sub, candidates, at - from, from) {
-                return Ok(Some(end));
+            // A structure the reader left open (it reached the end of the text) where
+            // this block begins, or where one could go on it, may yet read otherwise.
+            let open_by =
+                |end: usize| !self.at_end && payloads.open().is_some_and(|open| open <= end);
+            if open_by(at - from) {
+                return Ok(None);
+            }
+            if let Some((end, calls)) = structure(sub, candidates, at - from, from) {
+                if open_by(end - from + separators(&sub[end - from..])) {
+                    return Ok(None);
+                }
+                return Ok(Some(Some((end, calls))));
             }
         }
-        Ok(None)
-    }
-
-    /// Keeps the structure of `candidates` (spans in `sub`, which starts at `from`) that
-    /// begins at `offset`: its first candidate and those that follow it directly without
-    /// an opener of their own. Returns the end of the structure in the reply.
-    fn structure(
-        &mut self,
-        sub: &[u8],
-        candidates: Candidates,
-        offset: usize,
-        from: usize,
-    ) -> Option<usize> {
-        let mut all: Vec<_> = candidates.into_found().collect();
-        all.sort_by_key(|(c, _)| c.span.start);
-        let first = all.iter().position(|(c, _)| c.span.start == offset)?;
-        let mut end = offset;
-        for (candidate, found) in all.into_iter().skip(first) {
-            let span = candidate.span.clone();
-            let continues = span.start == offset
-                || (span.start >= end
-                    && only_separators(&sub[end..span.start])
-                    && !super::dialect::opens_at(sub, span.start));
-            if !continues {
-                break;
-            }
-            end = end.max(span.end);
-            if let Some(found) = found {
-                let span = from + span.start..from + span.end;
-                self.found.push((span, candidate.dialect, found));
-            }
-        }
-        Some(from + end)
+        Ok(Some(None))
     }
 }
 
-/// Whether `gap`, between two calls of one structure, holds only what separates them:
-/// `str.isspace` characters, `;` and `,`.
-fn only_separators(gap: &[u8]) -> bool {
-    let mut i = 0;
-    while let Some((cp, len)) = cp_at(gap, i) {
-        if !(is_space(cp) || cp == u32::from(b';') || cp == u32::from(b',')) {
-            return false;
+/// How many bytes of `text` are not `str.isspace` characters, counted up to `LOOK_AHEAD`.
+fn look_ahead(text: &[u8]) -> usize {
+    let (mut seen, mut i) = (0, 0);
+    while let Some((cp, len)) = cp_at(text, i) {
+        if !is_space(cp) {
+            seen += len;
+            if seen >= LOOK_AHEAD {
+                break;
+            }
         }
         i += len;
     }
-    i == gap.len()
+    seen
+}
+
+/// The structure of `candidates` (spans in `sub`, which starts at `from`) that begins at
+/// `offset`: its first candidate and those that follow it directly without an opener of
+/// their own. Its end in the reply, and its calls.
+fn structure(sub: &[u8], candidates: Candidates, offset: usize, from: usize) -> Option<Block> {
+    let mut all: Vec<_> = candidates.into_found().collect();
+    all.sort_by_key(|(c, _)| c.span.start);
+    let first = all.iter().position(|(c, _)| c.span.start == offset)?;
+    let mut end = offset;
+    let mut calls = Vec::new();
+    for (candidate, found) in all.into_iter().skip(first) {
+        let span = candidate.span.clone();
+        let continues = span.start == offset
+            || (span.start >= end
+                && only_separators(&sub[end..span.start])
+                && !super::dialect::opens_at(sub, span.start));
+        if !continues {
+            break;
+        }
+        end = end.max(span.end);
+        if let Some(found) = found {
+            calls.push((from + span.start..from + span.end, candidate.dialect, found));
+        }
+    }
+    Some((from + end, calls))
+}
+
+/// Whether `gap`, between two calls of one structure, holds only what separates them.
+fn only_separators(gap: &[u8]) -> bool {
+    separators(gap) == gap.len()
+}
+
+/// How many bytes at the start of `text` separate two calls of one structure:
+/// `str.isspace` characters, `;` and `,`.
+fn separators(text: &[u8]) -> usize {
+    let mut i = 0;
+    while let Some((cp, len)) = cp_at(text, i) {
+        if !(is_space(cp) || cp == u32::from(b';') || cp == u32::from(b',')) {
+            break;
+        }
+        i += len;
+    }
+    i
 }
 
 /// The end of the fence that opens at `at`, if a run of three or more backticks or
-/// tildes starts there.
+/// tildes starts there (`usize::MAX` while it is not closed, or the run may go on).
 fn fence_at(text: &[u8], at: usize) -> Option<usize> {
     let mark = *text.get(at)?;
     if mark != b'`' && mark != b'~' {
         return None;
     }
     let run = text[at..].iter().take_while(|&&b| b == mark).count();
+    if at + run == text.len() {
+        // The run may go on: how long it is, and so what closes it, is not known yet.
+        return Some(usize::MAX);
+    }
     if run < 3 {
         return Some(at + run);
     }
     let body = at + run;
     let close = memchr::memmem::find(&text[body..], &text[at..body]);
-    Some(close.map_or(text.len(), |i| body + i + run))
+    Some(close.map_or(usize::MAX, |i| body + i + run))
 }
 
-/// The end of the reasoning block that opens at `at`.
+/// The end of the reasoning block that opens at `at` (`usize::MAX` while it is not
+/// closed).
 fn reasoning_at(text: &[u8], at: usize) -> Option<usize> {
     let rest = &text[at..];
     let (open, closers) = REASONING
@@ -196,7 +309,7 @@ fn reasoning_at(text: &[u8], at: usize) -> Option<usize> {
             memchr::memmem::find(&text[body..], c.as_bytes()).map(|i| body + i + c.len())
         })
         .min();
-    Some(close.unwrap_or(text.len()))
+    Some(close.unwrap_or(usize::MAX))
 }
 
 /// Where the code point before `at` starts (0 at the start of the text).

@@ -253,6 +253,11 @@ pub fn run_end(text: &[u8], ranges: &[Range<usize>]) -> usize {
     end
 }
 
+/// Whether `text` begins with a reasoning opener.
+pub fn opens(text: &[u8]) -> bool {
+    OPENERS.iter().any(|opener| text.starts_with(opener))
+}
+
 /// Whether `text`, after whitespace, is the start of a reasoning opener cut short: the
 /// reasoning a streamed reply begins with may go on with another block.
 pub fn may_open(text: &[u8]) -> bool {
