@@ -2,7 +2,7 @@
 """Write an engine run's known-failures file from its conform report, every entry with a
 reason sorted by root cause.
 
-    python3 adapters/engines/known_failures.py REPORT.jsonl OUT.toml "TITLE"
+    python3 adapters/engines/known_failures.py REPORT.jsonl OUT.toml "TITLE" [DIALECT:FORM,…]
 
 `toolfix conform --write-known-failures` leaves every `portable` reason a TODO, and lists
 each streaming check on its own with a seeded chunking id. An engine parser fails the
@@ -17,15 +17,32 @@ them for reasons that are its own (issue 34), so this groups them:
   hosted `adapter` although the driver declared `adapters = false`; a difference only in
   the text shown; a failure only under the chunkings that cut a reply inside its markers,
   which a server streaming whole tokens never does. The harness's entries start with
-  `harness:`, to be removed when the harness stops sending them.
+  `harness:`, to be removed when the harness stops sending them;
+* with DIALECT:FORM,… (the forms of its dialect the parser reads, as `toolfix smoke`
+  reports them), a call missed in a reply written in another form of that dialect is
+  the harness's too: it cannot yet be told which forms a driver reads (issue 34, kind 3).
 
 Stdlib only.
 """
 
 import json
+import re
 import sys
 from collections import defaultdict
 
+# How each form of a dialect with several shows in a reply (docs/protocol.md; the forms
+# `toolfix smoke` names).
+FORM_SIGNS = {
+    "deepseek": {"v3": r"<｜tool▁call▁begin｜>function<｜tool▁sep｜>",
+                 "v3-1": r"<｜tool▁call▁begin｜>(?!function<)[^<]*<｜tool▁sep｜>",
+                 "v3-2-dsml": r"｜DSML｜"},
+    "glm": {"glm-4-5": r"<tool_call>[^<\n]+\n<arg_key>", "glm-4-7": r"<tool_call>[^<\n]+<arg_key>"},
+    "tool_call": {"qwen-layout": r"<tool_call>\s*\n", "inline": r"<tool_call>[ \t]*\{"},
+    "mistral": {"v11": r"\[TOOL_CALLS\][^\[\s]+\[ARGS\]", "array": r"\[TOOL_CALLS\]\s*\["},
+    "pythonic": {"llama-4-tokens": r"<\|python_start\|>", "lfm2-tokens": r"<\|tool_call_start\|>",
+                 "olmo-3": r"<function_calls>", "list": r"^\s*\[\w+\("},
+    "gemma": {"functiongemma": r"<start_function_call>", "gemma-4": r"<\|tool_call>"},
+}
 FINE_CHUNKINGS = ("code-points", "small-", "marker-cuts")
 HOSTED = ('\\"adapter\\": \\"anthropic\\"', '\\"adapter\\": \\"default\\"', '\\"adapter\\": \\"gemini\\"')
 
@@ -50,9 +67,39 @@ def short(value, limit=90):
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def batch_reason(case):
+def content_of(case):
+    """The reply a case sends, read back from its reproduce line."""
+    found = re.search(r"'(\{\"cmd\": \"run\".*\})'", (case.get("reproduce") or "").replace("'\\''", "\u0000"))
+    if not found:
+        return ""
+    try:
+        data = json.loads(found.group(1).replace("\u0000", "'"))["input"]
+    except (ValueError, KeyError):
+        return ""
+    return data.get("content") or "".join(data.get("chunks") or [])
+
+
+def other_form(case, reads):
+    """The form of the case's reply when it is written only in forms the parser does not
+    read: (dialect, form), else None."""
+    content = content_of(case)
+    for dialect, forms in reads.items():
+        signs = FORM_SIGNS.get(dialect, {})
+        seen = [form for form, sign in signs.items() if re.search(sign, content, re.M)]
+        if seen and not any(form in forms for form in seen):
+            return dialect, seen[0]
+    return None
+
+
+def batch_reason(case, reads=None):
     """What the parser did with a whole reply, in one sentence."""
     got, want = case.get("actual") or {}, case.get("expected") or {}
+    missed = calls_of(want) and not calls_of(got) and "error" not in got
+    form = other_form(case, reads or {}) if missed else None
+    if form:
+        return (f"harness: the reply is written in the `{form[1]}` form of `{form[0]}`, which this parser "
+                f"does not read (it reads {', '.join(reads[form[0]])}); a driver cannot yet declare its forms "
+                "(issue 34, kind 3)")
     if "error" in got:
         return f"raises on this reply ({short(got['error'].splitlines()[0], 110)}), so the request fails"
     got_calls, want_calls = calls_of(got), calls_of(want)
@@ -75,7 +122,7 @@ def batch_reason(case):
     return f"answers {short(got)} where {short(want)} is expected"
 
 
-def stream_reason(base, twins):
+def stream_reason(base, twins, reads):
     """Why the streaming checks of one case fail, in one sentence."""
     failed = [t for t in twins if failing(t)]
     chunkings = sorted({t["id"].split("@", 1)[1].split("-")[0] if t["id"].split("@", 1)[1].startswith(("small-", "large-"))
@@ -94,16 +141,22 @@ def stream_reason(base, twins):
         return ("harness: the calls are the case's; only the text shown differs "
                 f"({shown}), a display difference filed under a safety rule (issue 34, kind 5) [{where}]")
     if base is not None and failing(base):
-        return f"streams what its batch path returns: {batch_reason(failed[0])} [{where}]"
+        reason = batch_reason(failed[0], reads)
+        if reason.startswith("harness:"):
+            return f"{reason} [{where}]"
+        return f"streams what its batch path returns: {reason} [{where}]"
     fine_only = all(t["id"].split("@", 1)[1].startswith(FINE_CHUNKINGS) for t in failed)
     coarse_pass = any(not failing(t) for t in twins if t["id"].split("@", 1)[1].startswith(("one-chunk", "large-")))
     if fine_only and coarse_pass:
         return ("harness: fails only when the reply is cut inside its markers (one-chunk and large chunks pass), "
-                f"which a server streaming whole special tokens never does (issue 34, kind 4): {batch_reason(failed[0])} [{where}]")
-    return f"streaming differs from its batch answer: {batch_reason(failed[0])} [{where}]"
+                f"which a server streaming whole special tokens never does (issue 34, kind 4): {batch_reason(failed[0], reads)} [{where}]")
+    reason = batch_reason(failed[0], reads)
+    if reason.startswith("harness:"):
+        return f"{reason} [{where}]"
+    return f"streaming differs from its batch answer: {reason} [{where}]"
 
 
-def entries(cases):
+def entries(cases, reads):
     """(comment, id, reason, partial) for every failing case or group of streaming checks."""
     by_base = defaultdict(lambda: {"base": None, "twins": []})
     for case in cases:
@@ -116,10 +169,10 @@ def entries(cases):
     for base_id, group in sorted(by_base.items()):
         base = group["base"]
         if base is not None and failing(base):
-            out.append((base, base_id, batch_reason(base), False))
+            out.append((base, base_id, batch_reason(base, reads), False))
         if any(failing(t) for t in group["twins"]):
             first = next(t for t in group["twins"] if failing(t))
-            out.append((first, base_id + "@*", stream_reason(base, group["twins"]), True))
+            out.append((first, base_id + "@*", stream_reason(base, group["twins"], reads), True))
     return out
 
 
@@ -130,10 +183,14 @@ def toml_string(text):
 
 def main():
     report, out, title = sys.argv[1], sys.argv[2], sys.argv[3]
+    reads = {}
+    if len(sys.argv) > 4 and sys.argv[4]:
+        dialect, _, forms = sys.argv[4].partition(":")
+        reads[dialect] = forms.split(",")
     cases = [json.loads(line) for line in open(report, encoding="utf-8") if line.strip()]
     header = next(c for c in cases if c.get("type") == "header")
     cases = [c for c in cases if c.get("type") == "case" and c.get("profile") == "portable"]
-    listed = entries(cases)
+    listed = entries(cases, reads)
     harness = sum(reason.startswith("harness:") for _, _, reason, _ in listed)
     lines = [f"# Known failures of {title}, under profile portable: what the parser really does",
              "# with each input, grouped by case (a case's streaming checks share one `CASE@*`",
