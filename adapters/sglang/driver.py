@@ -34,14 +34,15 @@ from sglang.srt.function_call.function_call_parser import FunctionCallParser  # 
 # detector missing here reads a format toolfix has no dialect for: it declares none.
 DIALECTS = {
     "hermes": ["tool_call"], "qwen": ["tool_call"], "qwen25": ["tool_call"],
-    "llama3": ["python_tag", "llama_json"], "pythonic": ["pythonic"],
-    "mistral": ["mistral"],
+    "trinity": ["tool_call"],
+    "llama3": ["python_tag", "llama_json", "whole_json"],
+    "pythonic": ["pythonic"], "lfm2": ["pythonic"], "mistral": ["mistral"],
     "deepseekv3": ["deepseek"], "deepseekv31": ["deepseek"], "deepseekv32": ["deepseek"],
-    "deepseekv4": ["deepseek"], "deepseekv41": ["deepseek"],
+    "deepseekv4": ["deepseek"],
     "qwen3_coder": ["qwen_xml"], "step3p5": ["qwen_xml"], "nanbeige": ["qwen_xml"],
-    "glm": ["glm"], "glm45": ["glm"], "glm47": ["glm"],
-    "kimi_k2": ["kimi"], "gpt-oss": ["harmony"], "gemma4": ["gemma"],
-    "minimax-m2": ["minimax"],
+    "glm": ["glm"], "glm45": ["glm"], "glm47": ["glm"], "ling3": ["glm"],
+    "poolside_v1": ["glm"], "spark25": ["glm"],
+    "kimi_k2": ["kimi"], "gemma4": ["gemma"], "minimax-m2": ["minimax"],
 }
 ALL_DIALECTS = ["whole_json", "tool_call", "function", "bracket", "python_tag", "react",
                 "llama_json", "pythonic", "mistral", "qwen_xml", "deepseek", "glm", "kimi",

@@ -19,6 +19,7 @@ the parser's own source. See README.md.
 """
 
 import ast
+import enum
 import importlib
 import inspect
 import json
@@ -42,15 +43,19 @@ from vllm.tool_parsers import ToolParserManager  # noqa: E402
 # The toolfix dialects each parser reads, checked with `toolfix smoke` (README.md). A
 # parser missing here reads a format toolfix has no dialect for: it declares none.
 DIALECTS = {
-    "hermes": ["tool_call"], "qwen3_xml": ["qwen_xml"], "qwen3_coder": ["qwen_xml"],
-    "llama3_json": ["python_tag", "llama_json"], "llama4_json": ["python_tag", "llama_json"],
+    "hermes": ["tool_call"], "qwen3_json": ["tool_call"], "granite4": ["tool_call"],
+    "ernie45": ["tool_call"],
+    "llama3_json": ["python_tag", "llama_json", "whole_json"],
+    "llama4_json": ["python_tag", "llama_json", "whole_json"], "xlam": ["whole_json"],
     "pythonic": ["pythonic"], "llama4_pythonic": ["pythonic"], "olmo3": ["pythonic"],
-    "mistral": ["mistral"],
+    "lfm2": ["pythonic"], "mistral": ["mistral"],
     "deepseek_v3": ["deepseek"], "deepseek_v31": ["deepseek"], "deepseek_v32": ["deepseek"],
-    "deepseek_v4": ["deepseek"], "deepseek_v41": ["deepseek"],
-    "glm45": ["glm"], "glm47": ["glm"], "kimi_k2": ["kimi"], "openai": ["harmony"],
-    "gemma4": ["gemma"], "functiongemma": ["gemma"], "minimax_m2": ["minimax"],
-    "granite": ["granite"], "granite4": ["granite"], "phi4_mini_json": ["phi4"],
+    "deepseek_v4": ["deepseek"],
+    "qwen3_xml": ["qwen_xml"], "qwen3_coder": ["qwen_xml"], "seed_oss": ["qwen_xml"],
+    "step3p5": ["qwen_xml"], "step5": ["qwen_xml"],
+    "glm45": ["glm"], "glm47": ["glm"], "ling3": ["glm"], "poolside_v1": ["glm"],
+    "kimi_k2": ["kimi"], "gemma4": ["gemma"], "functiongemma": ["gemma"],
+    "minimax_m2": ["minimax"], "granite": ["granite"], "phi4_mini_json": ["phi4"],
 }
 ALL_DIALECTS = ["whole_json", "tool_call", "function", "bracket", "python_tag", "react",
                 "llama_json", "pythonic", "mistral", "qwen_xml", "deepseek", "glm", "kimi",
@@ -70,19 +75,27 @@ def dialects():
     return DIALECTS.get(NAME, [])
 
 
-def source_markers(parser_class):
-    """The marker strings written in the source of the parser's class and of every vLLM
-    module its class hierarchy and module import from (its engine grammar): the special
-    tokens its model's tokenizer holds, as far as the parser knows them."""
+def parser_modules(parser_class):
+    """The vLLM modules that define the parser: its class's, its bases', those of the
+    classes they hold (an adapter's engine parser under vllm.parser), and those its module
+    imports from."""
     modules = {parser_class.__module__}
-    modules.update(base.__module__ for base in parser_class.__mro__)
-    module = sys.modules[parser_class.__module__]
-    for value in vars(module).values():
+    for base in parser_class.__mro__:
+        modules.add(base.__module__)
+        modules.update(value.__module__ for value in vars(base).values() if isinstance(value, type))
+    for value in vars(sys.modules[parser_class.__module__]).values():
         owner = getattr(value, "__module__", None) or getattr(value, "__name__", "")
         if isinstance(owner, str):
             modules.add(owner)
+    return sorted(m for m in modules if m.startswith(("vllm.tool_parsers", "vllm.parser")))
+
+
+def source_markers(parser_class):
+    """The marker strings written in the source of the parser's modules: the special
+    tokens its model's tokenizer holds, as far as the parser knows them."""
+    modules = parser_modules(parser_class)
     markers = set()
-    for name in sorted(m for m in modules if m.startswith(("vllm.tool_parsers", "vllm.parser"))):
+    for name in modules:
         try:
             tree = ast.parse(inspect.getsource(importlib.import_module(name)))
         except (OSError, TypeError, SyntaxError):
@@ -91,6 +104,42 @@ def source_markers(parser_class):
                        if isinstance(node, ast.Constant) and isinstance(node.value, str)
                        and MARKER.match(node.value))
     return sorted(markers)
+
+
+def enum_markers(parser_class):
+    """The marker values of the enums the parser's modules import (Mistral's
+    `SpecialTokens` lives in mistral_common)."""
+    markers = set()
+    for name in parser_modules(parser_class):
+        for value in vars(importlib.import_module(name)).values():
+            if isinstance(value, type) and issubclass(value, enum.Enum):
+                markers.update(str(member.value) for member in value
+                               if isinstance(member.value, str) and MARKER.match(member.value))
+    return markers
+
+
+def constructor_markers(parser_class, tokenizer):
+    """The markers a parser's constructor set on itself (`self.tool_call_start_token =
+    f"<tool_calls{suffix}>"`), read from the instance even when the constructor then
+    refused the tokenizer for lacking them."""
+    instance = parser_class.__new__(parser_class)
+    try:
+        instance.__init__(tokenizer, [])
+    except Exception:  # noqa: BLE001  the refusal is expected: the token was missing
+        pass
+    markers = set()
+    for value in vars(instance).values():
+        values = value if isinstance(value, (list, tuple, set)) else [value]
+        markers.update(v for v in values if isinstance(v, str) and MARKER.match(v))
+    return markers
+
+
+def parser_tokenizer(parser_class):
+    """The stand-in tokenizer for a parser: the markers of its source, of the enums it
+    imports and of what its constructor looked for."""
+    markers = set(source_markers(parser_class)) | enum_markers(parser_class)
+    markers |= constructor_markers(parser_class, stand_in_tokenizer(sorted(markers)))
+    return stand_in_tokenizer(sorted(markers))
 
 
 def stand_in_tokenizer(markers):
@@ -107,9 +156,8 @@ def stand_in_tokenizer(markers):
     return tokenizer
 
 
-PARSER_CLASS = ToolParserManager.get_parser(NAME) if hasattr(ToolParserManager, "get_parser") \
-    else ToolParserManager.get_tool_parser(NAME)
-TOKENIZER = stand_in_tokenizer(source_markers(PARSER_CLASS))
+PARSER_CLASS = ToolParserManager.get_tool_parser(NAME)
+TOKENIZER = parser_tokenizer(PARSER_CLASS)
 # The prompt's token ids, which the server hands to the first parse_delta (with no
 # reasoning parser, they tell it the reply starts outside reasoning).
 PROMPT_IDS = TOKENIZER.encode("hi", add_special_tokens=False)
