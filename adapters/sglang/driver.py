@@ -17,7 +17,6 @@ See README.md.
 """
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -44,19 +43,9 @@ DIALECTS = {
     "poolside_v1": ["glm"], "spark25": ["glm"],
     "kimi_k2": ["kimi"], "gemma4": ["gemma"], "minimax-m2": ["minimax"],
 }
-ALL_DIALECTS = ["whole_json", "tool_call", "function", "bracket", "python_tag", "react",
-                "llama_json", "pythonic", "mistral", "qwen_xml", "deepseek", "glm", "kimi",
-                "harmony", "gemma", "minimax", "granite", "phi4"]
 
 NAME = engine_driver.parser_name(FunctionCallParser.ToolCallParserEnum, "hermes")
 
-
-def dialects():
-    """The detector's dialects; TOOLFIX_ENGINE_DIALECTS=all declares every dialect, to
-    find with `toolfix smoke` which a detector reads."""
-    if os.environ.get("TOOLFIX_ENGINE_DIALECTS") == "all":
-        return ALL_DIALECTS
-    return DIALECTS.get(NAME, [])
 
 
 def sglang_tools(tools):
@@ -129,4 +118,4 @@ IMPLEMENTATION = {"name": "sglang", "version": sglang.__version__, "language": "
                   "issues": "https://github.com/sgl-project/sglang/issues"}
 
 if __name__ == "__main__":
-    engine_driver.serve(IMPLEMENTATION, dialects(), batch, stream)
+    engine_driver.serve(IMPLEMENTATION, engine_driver.dialects_of(DIALECTS, NAME), batch, stream)

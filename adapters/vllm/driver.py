@@ -23,7 +23,6 @@ import enum
 import importlib
 import inspect
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -57,22 +56,12 @@ DIALECTS = {
     "kimi_k2": ["kimi"], "gemma4": ["gemma"], "functiongemma": ["gemma"],
     "minimax_m2": ["minimax"], "granite": ["granite"], "phi4_mini_json": ["phi4"],
 }
-ALL_DIALECTS = ["whole_json", "tool_call", "function", "bracket", "python_tag", "react",
-                "llama_json", "pythonic", "mistral", "qwen_xml", "deepseek", "glm", "kimi",
-                "harmony", "gemma", "minimax", "granite", "phi4"]
 
 NAME = engine_driver.parser_name(ToolParserManager.list_registered(), "hermes")
 
 # A marker a chat template writes as one special token: `<…>` or `[UPPER_CASE]`, no space.
 MARKER = re.compile(r"^(?:<[^\s<>]{1,48}>|\[[A-Z_]{2,32}\])$")
 
-
-def dialects():
-    """The parser's dialects; TOOLFIX_ENGINE_DIALECTS=all declares every dialect, to find
-    with `toolfix smoke` which a parser reads."""
-    if os.environ.get("TOOLFIX_ENGINE_DIALECTS") == "all":
-        return ALL_DIALECTS
-    return DIALECTS.get(NAME, [])
 
 
 def parser_modules(parser_class):
@@ -227,4 +216,4 @@ IMPLEMENTATION = {"name": "vllm", "version": vllm.__version__, "language": "pyth
                   "issues": "https://github.com/vllm-project/vllm/issues"}
 
 if __name__ == "__main__":
-    engine_driver.serve(IMPLEMENTATION, dialects(), batch, stream)
+    engine_driver.serve(IMPLEMENTATION, engine_driver.dialects_of(DIALECTS, NAME), batch, stream)
