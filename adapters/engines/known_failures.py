@@ -13,10 +13,11 @@ them for reasons that are its own (issue 34), so this groups them:
   returned (an unoffered name, a fenced call, altered arguments, no call, an error);
 * the streaming checks of a case get one entry `CASE@*` (`partial`: the chunkings that
   pass stay passes), whose reason says whether the failure is the parser's (the batch
-  case fails the same way, or every chunking fails) or the harness's: a twin sent with a
-  hosted `adapter` although the driver declared `adapters = false`; a difference only in
-  the text shown; a failure only under the chunkings that cut a reply inside its markers,
-  which a server streaming whole tokens never does. The harness's entries start with
+  case fails the same way, or a chunking a server could send fails) or the harness's: a
+  twin sent with a hosted `adapter` although the driver declared `adapters = false`; a
+  difference only in the text shown; a failure only under chunkings that cut a marker
+  (`<tool_call>`, `[TOOL_CALLS]`) in two, which a server streaming whole tokens never
+  does. The harness's entries start with
   `harness:`, to be removed when the harness stops sending them;
 * with DIALECT:FORM,… (the forms of its dialect the parser reads, as `toolfix smoke`
   reports them), a call missed in a reply written in another form of that dialect is
@@ -43,6 +44,8 @@ FORM_SIGNS = {
                  "olmo-3": r"<function_calls>", "list": r"^\s*\[\w+\("},
     "gemma": {"functiongemma": r"<start_function_call>", "gemma-4": r"<\|tool_call>"},
 }
+# docs/guarantees.md: the rules about safety.
+SAFETY = {"G1", "G2", "G3", "G4", "G6", "G9", "G11", "G12"}
 FINE_CHUNKINGS = ("code-points", "small-", "marker-cuts")
 HOSTED = ('\\"adapter\\": \\"anthropic\\"', '\\"adapter\\": \\"default\\"', '\\"adapter\\": \\"gemini\\"')
 
@@ -67,16 +70,37 @@ def short(value, limit=90):
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def content_of(case):
-    """The reply a case sends, read back from its reproduce line."""
+def input_of(case):
+    """The input a case sends, read back from its reproduce line ({} if unreadable)."""
     found = re.search(r"'(\{\"cmd\": \"run\".*\})'", (case.get("reproduce") or "").replace("'\\''", "\u0000"))
     if not found:
-        return ""
+        return {}
     try:
-        data = json.loads(found.group(1).replace("\u0000", "'"))["input"]
+        return json.loads(found.group(1).replace("\u0000", "'"))["input"]
     except (ValueError, KeyError):
-        return ""
+        return {}
+
+
+def content_of(case):
+    """The reply a case sends."""
+    data = input_of(case)
     return data.get("content") or "".join(data.get("chunks") or [])
+
+
+# A marker a chat template writes as one special token: `<…>`, `<｜…｜>`, `[UPPER]`.
+MARKER = re.compile(r"<[^\s<>]{1,48}>|\[[A-Z_]{2,32}\]")
+
+
+def cuts_a_marker(case):
+    """Whether a chunk boundary of a streaming check falls inside a marker: a cut no
+    server streaming whole special tokens makes."""
+    chunks = input_of(case).get("chunks") or []
+    ends, at = set(), 0
+    for chunk in chunks[:-1]:
+        at += len(chunk)
+        ends.add(at)
+    text = "".join(chunks)
+    return any(any(m.start() < end < m.end() for end in ends) for m in MARKER.finditer(text))
 
 
 def other_form(case, reads):
@@ -138,8 +162,10 @@ def stream_reason(base, twins, reads):
         shown = short(failed[0]["actual"].get("content", ""), 60)
         if base is not None and failing(base):
             return f"the calls are right but the text shown differs ({shown}), as the batch answer differs [{where}]"
-        return ("harness: the calls are the case's; only the text shown differs "
-                f"({shown}), a display difference filed under a safety rule (issue 34, kind 5) [{where}]")
+        if failed[0].get("rule") in SAFETY:
+            return ("harness: the calls are the case's; only the text shown differs "
+                    f"({shown}), a display difference filed under a safety rule (issue 34, kind 5) [{where}]")
+        return f"the calls are the case's, but the text shown differs ({shown}) [{where}]"
     if base is not None and failing(base):
         reason = batch_reason(failed[0], reads)
         if reason.startswith("harness:"):
@@ -147,7 +173,7 @@ def stream_reason(base, twins, reads):
         return f"streams what its batch path returns: {reason} [{where}]"
     fine_only = all(t["id"].split("@", 1)[1].startswith(FINE_CHUNKINGS) for t in failed)
     coarse_pass = any(not failing(t) for t in twins if t["id"].split("@", 1)[1].startswith(("one-chunk", "large-")))
-    if fine_only and coarse_pass:
+    if fine_only and coarse_pass and all(cuts_a_marker(t) for t in failed):
         return ("harness: fails only when the reply is cut inside its markers (one-chunk and large chunks pass), "
                 f"which a server streaming whole special tokens never does (issue 34, kind 4): {batch_reason(failed[0], reads)} [{where}]")
     reason = batch_reason(failed[0], reads)
