@@ -135,7 +135,7 @@ def render(reports, findings):
     w("     .ci/peers fails when this page is not what the reports give. -->\n")
     w(f"What the peer implementations under `adapters/` do with the suite of toolfix {toolfix} "
       f"({suite_cases} cases), each under profile `portable` (`docs/guarantees.md`), through "
-      "its driver: one row per implementation and, for the Rust crates, per parser "
+      "its driver: one row per implementation and, for an adapter with several parsers, per parser "
       "(`adapters/peers.txt`). `.ci/peers` runs them all and fails on any regression; the "
       "adapters' READMEs say how each driver calls the package and what it declares.\n")
     w("How to read a cell: `passed/failing`, where *failing* counts the cases at `must` or "
