@@ -107,8 +107,9 @@ impl Spec {
         self.probe
     }
 
-    /// Every special token the format writes, openers and closers alike: what a
-    /// tokenizer never splits, and a model writes whole.
+    /// Every special token the format writes, openers and closers alike: what the model
+    /// family's tokenizer holds as one token, which a server streaming tokens never
+    /// splits. Empty for formats written in plain text (`<function=…>`, `[TOOL_CALL]`).
     pub fn tokens(&self) -> &'static [&'static str] {
         self.tokens
     }
@@ -161,12 +162,7 @@ const SPECS: [Spec; 18] = [
         praisonai: true,
         openers: &[],
         probe: &[bracket::TOOL_CALL, bracket::TOOL_REQUEST],
-        tokens: &[
-            bracket::TOOL_CALL,
-            bracket::TOOL_CALL_CLOSE,
-            bracket::TOOL_REQUEST,
-            bracket::TOOL_REQUEST_CLOSE,
-        ],
+        tokens: &[],
         needs: Needs::Bracket,
         scanner: Scanner::Embedded(bracket_scan::scan),
     },
@@ -188,7 +184,7 @@ const SPECS: [Spec; 18] = [
         praisonai: true,
         openers: &[],
         probe: &[function::OPEN],
-        tokens: &[function::OPEN, function::CLOSE],
+        tokens: &[],
         needs: Needs::Angle,
         scanner: Scanner::Embedded(function_scan::scan),
     },
