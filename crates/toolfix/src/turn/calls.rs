@@ -9,6 +9,7 @@ use crate::profile::JsonSite;
 use crate::py::json::{self, DecodeError};
 use crate::py::unicode::strip;
 use crate::py::{PyStr, Value, str_of};
+use crate::salvage::tokens::tool_call;
 use crate::salvage::{Allowlist, Request, salvage};
 use crate::{Adapter, Profile};
 
@@ -79,7 +80,7 @@ impl Finder<'_> {
         if calls.is_empty()
             && !text.is_empty()
             && self.older_parser
-            && contains(&text, "<tool_call>")
+            && contains(&text, tool_call::OPEN)
         {
             calls = older(&text, iteration)?;
         }

@@ -13,6 +13,7 @@
 
 use crate::py::PyStr;
 use crate::py::unicode::is_space;
+use crate::salvage::tokens::tool_call;
 
 /// Why the older parser cannot read the reply as XML.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -519,8 +520,8 @@ fn is_name_char(cp: u32) -> bool {
 /// failed attempt resumes at the next occurrence.
 pub fn regex_payloads(text: &PyStr) -> Vec<PyStr> {
     let cps: Vec<u32> = text.code_points().collect();
-    let open: Vec<u32> = "<tool_call>".chars().map(u32::from).collect();
-    let close: Vec<u32> = "</tool_call>".chars().map(u32::from).collect();
+    let open: Vec<u32> = tool_call::OPEN.chars().map(u32::from).collect();
+    let close: Vec<u32> = tool_call::CLOSE.chars().map(u32::from).collect();
     let at = |i: usize, pat: &[u32]| cps.get(i..i + pat.len()) == Some(pat);
     let mut found = Vec::new();
     let mut i = 0;
