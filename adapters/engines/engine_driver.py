@@ -53,11 +53,29 @@ def parser_name(known, default):
     return name
 
 
-def declarations(dialects):
+def forms_of(table, name, dialects):
+    """The forms the parser reads of those of its dialects it reads only in some forms
+    (docs/protocol.md's table), from its driver's table: a case written in another form
+    is then not sent, since the parser was never written for it. None under
+    TOOLFIX_ENGINE_DIALECTS=all, so `toolfix smoke` reports every form of every dialect."""
+    if os.environ.get("TOOLFIX_ENGINE_DIALECTS") == "all":
+        return None
+    forms = {dialect: list(names) for dialect, names in table.get(name, {}).items()}
+    return {dialect: names for dialect, names in forms.items() if dialect in dialects} or None
+
+
+def declarations(dialects, forms=None, token_chunks=False):
     """The handshake's declarations for a parser of the given toolfix dialects. A parser of
-    a format toolfix has no dialect for declares none: only dialect-free cases reach it."""
-    return {"profile": "portable", "ops": ops(), "dialects": list(dialects),
-            "policies": dict(POLICIES)}
+    a format toolfix has no dialect for declares none: only dialect-free cases reach it.
+    `forms` narrows a dialect to the forms the parser reads; `token_chunks` says its
+    server feeds it whole tokens, so no chunk ends inside a special token."""
+    declared = {"profile": "portable", "ops": ops(), "dialects": list(dialects),
+                "policies": dict(POLICIES)}
+    if forms:
+        declared["forms"] = {dialect: list(names) for dialect, names in forms.items()}
+    if token_chunks:
+        declared["token_chunks"] = True
+    return declared
 
 
 def ops():
@@ -97,8 +115,9 @@ class StreamedCalls:
         return {"calls": calls or None, "content": content}
 
 
-def serve(implementation, dialects, batch, stream):
-    """Answer the protocol with an engine's parser.
+def serve(implementation, dialects, batch, stream, forms=None, token_chunks=False):
+    """Answer the protocol with an engine's parser, declaring `dialects`, `forms` and
+    `token_chunks` (`declarations`).
 
     * `batch(content, tools)`: the `(name, arguments)` pairs the engine's non-streaming
       path returns for a whole reply (tools: the OpenAI tool list);
@@ -131,7 +150,7 @@ def serve(implementation, dialects, batch, stream):
             return {"error": exception_text(error)}
         return calls.output(content)
 
-    toolfix_driver.serve(implementation, declarations(dialects), None,
+    toolfix_driver.serve(implementation, declarations(dialects, forms, token_chunks), None,
                          {"salvage": salvage, "salvage_stream": salvage_stream})
 
 

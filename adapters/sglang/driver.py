@@ -44,6 +44,22 @@ DIALECTS = {
     "kimi_k2": ["kimi"], "gemma4": ["gemma"], "minimax-m2": ["minimax"],
 }
 
+# The forms each detector reads of a dialect it reads only in some forms, checked with
+# `toolfix smoke` (README.md): a case written in another form is not sent to it.
+FORMS = {
+    "qwen25": {"tool_call": ["qwen-layout"]}, "qwen": {"tool_call": ["qwen-layout"]},
+    "trinity": {"tool_call": ["qwen-layout"]},
+    "llama3": {"whole_json": ["object"]},
+    "pythonic": {"pythonic": ["list", "llama-4-tokens", "lfm2-tokens"]},
+    "lfm2": {"pythonic": ["lfm2-tokens"]},
+    "mistral": {"mistral": ["v11", "array-after-a-space"]},
+    "deepseekv3": {"deepseek": ["v3"]}, "deepseekv31": {"deepseek": ["v3-1"]},
+    "deepseekv32": {"deepseek": ["v3-2-dsml"]}, "deepseekv4": {"deepseek": ["v3-2-dsml"]},
+    "glm": {"glm": ["glm-4-5"]}, "glm45": {"glm": ["glm-4-5"]},
+    "glm47": {"glm": ["glm-4-7"]}, "spark25": {"glm": ["glm-4-7"]},
+    "gemma4": {"gemma": ["gemma-4"]},
+}
+
 NAME = engine_driver.parser_name(FunctionCallParser.ToolCallParserEnum, "hermes")
 
 
@@ -118,4 +134,7 @@ IMPLEMENTATION = {"name": "sglang", "version": sglang.__version__, "language": "
                   "issues": "https://github.com/sgl-project/sglang/issues"}
 
 if __name__ == "__main__":
-    engine_driver.serve(IMPLEMENTATION, engine_driver.dialects_of(DIALECTS, NAME), batch, stream)
+    # The server detokenizes as it generates, so a chunk never ends inside a special token.
+    dialects = engine_driver.dialects_of(DIALECTS, NAME)
+    engine_driver.serve(IMPLEMENTATION, dialects, batch, stream,
+                        forms=engine_driver.forms_of(FORMS, NAME, dialects), token_chunks=True)

@@ -43,6 +43,9 @@ TEMPLATES = {
 
 NAME = engine_driver.parser_name(TEMPLATES, "qwen3")
 MODEL_TYPE, PREFIX, DIALECTS = TEMPLATES[NAME]
+# The forms each template reads of a dialect it reads only in some forms, checked with
+# `toolfix smoke` (README.md): the Gemma 4 template does not read FunctionGemma's tokens.
+FORMS = {"gemma4": {"gemma": ["gemma-4"]}}
 TEMPLATE = next(entry for types, entry in _RESPONSE_TEMPLATE_FALLBACKS.items() if MODEL_TYPE in types)
 
 
@@ -87,4 +90,7 @@ IMPLEMENTATION = {"name": "transformers", "version": transformers.__version__,
                   "issues": "https://github.com/huggingface/transformers/issues"}
 
 if __name__ == "__main__":
-    engine_driver.serve(IMPLEMENTATION, DIALECTS, batch, stream)
+    # No `token_chunks`: the parser reads text and holds back a marker cut at a chunk's end
+    # itself, so every chunking is fair to it.
+    engine_driver.serve(IMPLEMENTATION, DIALECTS, batch, stream,
+                        forms=engine_driver.forms_of(FORMS, NAME, DIALECTS))

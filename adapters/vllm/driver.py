@@ -57,6 +57,19 @@ DIALECTS = {
     "minimax_m2": ["minimax"], "granite": ["granite"], "phi4_mini_json": ["phi4"],
 }
 
+# The forms each parser reads of a dialect it reads only in some forms, checked with
+# `toolfix smoke` (README.md): a case written in another form is not sent to it.
+FORMS = {
+    "xlam": {"whole_json": ["array"]},
+    "pythonic": {"pythonic": ["list"]}, "llama4_pythonic": {"pythonic": ["list", "llama-4-tokens"]},
+    "olmo3": {"pythonic": ["olmo-3"]}, "lfm2": {"pythonic": ["lfm2-tokens"]},
+    "mistral": {"mistral": ["v11"]},
+    "deepseek_v3": {"deepseek": ["v3"]}, "deepseek_v31": {"deepseek": ["v3-1"]},
+    "deepseek_v32": {"deepseek": ["v3-2-dsml"]}, "deepseek_v4": {"deepseek": ["v3-2-dsml"]},
+    "gemma4": {"gemma": ["gemma-4"]}, "functiongemma": {"gemma": ["functiongemma"]},
+    "phi4_mini_json": {"phi4": ["functools"]},
+}
+
 NAME = engine_driver.parser_name(ToolParserManager.list_registered(), "hermes")
 
 # A marker a chat template writes as one special token: `<…>` or `[UPPER_CASE]`, no space.
@@ -216,4 +229,7 @@ IMPLEMENTATION = {"name": "vllm", "version": vllm.__version__, "language": "pyth
                   "issues": "https://github.com/vllm-project/vllm/issues"}
 
 if __name__ == "__main__":
-    engine_driver.serve(IMPLEMENTATION, engine_driver.dialects_of(DIALECTS, NAME), batch, stream)
+    # The server detokenizes as it generates, so a chunk never ends inside a special token.
+    dialects = engine_driver.dialects_of(DIALECTS, NAME)
+    engine_driver.serve(IMPLEMENTATION, dialects, batch, stream,
+                        forms=engine_driver.forms_of(FORMS, NAME, dialects), token_chunks=True)
