@@ -81,7 +81,7 @@ def declarations(dialects, forms=None, token_chunks=False):
 def ops():
     """Both salvage ops, or those TOOLFIX_ENGINE_OPS lists (comma-separated): .ci/peers runs
     `toolfix smoke` batch only, since smoke has no known-failures file for the streaming
-    checks these parsers fail (issue 34)."""
+    checks these parsers fail."""
     both = ["salvage", "salvage_stream"]
     wanted = os.environ.get("TOOLFIX_ENGINE_OPS")
     return [op for op in both if op in wanted.split(",")] if wanted else both

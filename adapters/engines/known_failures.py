@@ -2,26 +2,29 @@
 """Write an engine run's known-failures file from its conform report, every entry with a
 reason sorted by root cause.
 
-    python3 adapters/engines/known_failures.py REPORT.jsonl OUT.toml "TITLE" [DIALECT:FORM,…]
+    python3 adapters/engines/known_failures.py REPORT.jsonl OUT.toml "TITLE" [DIALECT:FORM,…] [--token-chunks]
 
-`toolfix conform --write-known-failures` leaves every `portable` reason a TODO, and lists
-each streaming check on its own with a seeded chunking id. An engine parser fails the
-same case under several chunkings for one reason, and the harness still fails some of
-them for reasons that are its own (issue 34), so this groups them:
+`toolfix conform --write-known-failures` writes the same stable ids (`CASE`, and `CASE@*`
+with `partial` for a case's streaming checks) but leaves every `portable` reason a TODO;
+this writes each reason from what the parser returned:
 
 * a case that fails in batch gets one entry, its reason read from what the parser
   returned (an unoffered name, a fenced call, altered arguments, no call, an error);
 * the streaming checks of a case get one entry `CASE@*` (`partial`: the chunkings that
   pass stay passes), whose reason says whether the failure is the parser's (the batch
-  case fails the same way, or a chunking a server could send fails) or the harness's: a
-  twin sent with a hosted `adapter` although the driver declared `adapters = false`; a
-  difference only in the text shown; a failure only under chunkings that cut a marker
-  (`<tool_call>`, `[TOOL_CALLS]`) in two, which a server streaming whole tokens never
-  does. The harness's entries start with
-  `harness:`, to be removed when the harness stops sending them;
-* with DIALECT:FORM,… (the forms of its dialect the parser reads, as `toolfix smoke`
-  reports them), a call missed in a reply written in another form of that dialect is
-  the harness's too: it cannot yet be told which forms a driver reads (issue 34, kind 3).
+  case fails the same way, or a chunking a server could send fails) or the harness's.
+
+The run's driver declares its forms and `token_chunks`, so the harness no longer sends
+what a parser was never written for; an entry whose reason starts with `harness:` is a
+case the harness still sends or judges unfairly, each named for what is missing there:
+
+* a reply written in a form of the dialect the parser does not read (DIALECT:FORM,… gives
+  the forms the driver declares), sent because the case has no `form` key;
+* a streaming twin sent with a hosted `adapter` although the driver declares
+  `adapters = false`;
+* a difference only in the text shown, filed under a safety rule;
+* with --token-chunks (the driver declares it), a failure only under chunkings that cut
+  a marker in two: a special token the harness does not keep whole.
 
 Stdlib only.
 """
@@ -122,8 +125,8 @@ def batch_reason(case, reads=None):
     form = other_form(case, reads or {}) if missed else None
     if form:
         return (f"harness: the reply is written in the `{form[1]}` form of `{form[0]}`, which this parser "
-                f"does not read (it reads {', '.join(reads[form[0]])}); a driver cannot yet declare its forms "
-                "(issue 34, kind 3)")
+                f"does not read (it declares forms {', '.join(reads[form[0]])}); the case has no `form` key, "
+                "so it is sent anyway")
     if "error" in got:
         return f"raises on this reply ({short(got['error'].splitlines()[0], 110)}), so the request fails"
     got_calls, want_calls = calls_of(got), calls_of(want)
@@ -146,7 +149,7 @@ def batch_reason(case, reads=None):
     return f"answers {short(got)} where {short(want)} is expected"
 
 
-def stream_reason(base, twins, reads):
+def stream_reason(base, twins, reads, token_chunks=False):
     """Why the streaming checks of one case fail, in one sentence."""
     failed = [t for t in twins if failing(t)]
     chunkings = sorted({t["id"].split("@", 1)[1].split("-")[0] if t["id"].split("@", 1)[1].startswith(("small-", "large-"))
@@ -154,7 +157,7 @@ def stream_reason(base, twins, reads):
     where = ", ".join(chunkings)
     if any(h in (t.get("reproduce") or "") for t in failed for h in HOSTED):
         return ("harness: a streaming twin sent with a hosted adapter although the driver declares "
-                f"adapters = false, whose batch case is never sent (issue 34, kind 1) [{where}]")
+                f"adapters = false, whose batch case is never sent [{where}]")
     same_calls = all(calls_of(t.get("actual")) == calls_of(t.get("expected")) for t in failed
                      if isinstance(t.get("actual"), dict) and "error" not in t["actual"])
     only_content = same_calls and all(isinstance(t.get("actual"), dict) and "error" not in t["actual"] for t in failed)
@@ -164,7 +167,7 @@ def stream_reason(base, twins, reads):
             return f"the calls are right but the text shown differs ({shown}), as the batch answer differs [{where}]"
         if failed[0].get("rule") in SAFETY:
             return ("harness: the calls are the case's; only the text shown differs "
-                    f"({shown}), a display difference filed under a safety rule (issue 34, kind 5) [{where}]")
+                    f"({shown}), a display difference filed under a safety rule [{where}]")
         return f"the calls are the case's, but the text shown differs ({shown}) [{where}]"
     if base is not None and failing(base):
         reason = batch_reason(failed[0], reads)
@@ -173,16 +176,17 @@ def stream_reason(base, twins, reads):
         return f"streams what its batch path returns: {reason} [{where}]"
     fine_only = all(t["id"].split("@", 1)[1].startswith(FINE_CHUNKINGS) for t in failed)
     coarse_pass = any(not failing(t) for t in twins if t["id"].split("@", 1)[1].startswith(("one-chunk", "large-")))
-    if fine_only and coarse_pass and all(cuts_a_marker(t) for t in failed):
-        return ("harness: fails only when the reply is cut inside its markers (one-chunk and large chunks pass), "
-                f"which a server streaming whole special tokens never does (issue 34, kind 4): {batch_reason(failed[0], reads)} [{where}]")
+    if token_chunks and fine_only and coarse_pass and all(cuts_a_marker(t) for t in failed):
+        return ("harness: fails only when the reply is cut inside a marker (one-chunk and large chunks pass), "
+                "a special token the harness does not keep whole although the driver declares token_chunks: "
+                f"{batch_reason(failed[0], reads)} [{where}]")
     reason = batch_reason(failed[0], reads)
     if reason.startswith("harness:"):
         return f"{reason} [{where}]"
     return f"streaming differs from its batch answer: {reason} [{where}]"
 
 
-def entries(cases, reads):
+def entries(cases, reads, token_chunks=False):
     """(comment, id, reason, partial) for every failing case or group of streaming checks."""
     by_base = defaultdict(lambda: {"base": None, "twins": []})
     for case in cases:
@@ -198,7 +202,7 @@ def entries(cases, reads):
             out.append((base, base_id, batch_reason(base, reads), False))
         if any(failing(t) for t in group["twins"]):
             first = next(t for t in group["twins"] if failing(t))
-            out.append((first, base_id + "@*", stream_reason(base, group["twins"], reads), True))
+            out.append((first, base_id + "@*", stream_reason(base, group["twins"], reads, token_chunks), True))
     return out
 
 
@@ -208,20 +212,22 @@ def toml_string(text):
 
 
 def main():
-    report, out, title = sys.argv[1], sys.argv[2], sys.argv[3]
+    args = [a for a in sys.argv[1:] if a != "--token-chunks"]
+    token_chunks = "--token-chunks" in sys.argv[1:]
+    report, out, title = args[0], args[1], args[2]
     reads = {}
-    if len(sys.argv) > 4 and sys.argv[4]:
-        dialect, _, forms = sys.argv[4].partition(":")
+    if len(args) > 3 and args[3]:
+        dialect, _, forms = args[3].partition(":")
         reads[dialect] = forms.split(",")
     cases = [json.loads(line) for line in open(report, encoding="utf-8") if line.strip()]
     header = next(c for c in cases if c.get("type") == "header")
     cases = [c for c in cases if c.get("type") == "case" and c.get("profile") == "portable"]
-    listed = entries(cases, reads)
+    listed = entries(cases, reads, token_chunks)
     harness = sum(reason.startswith("harness:") for _, _, reason, _ in listed)
     lines = [f"# Known failures of {title}, under profile portable: what the parser really does",
              "# with each input, grouped by case (a case's streaming checks share one `CASE@*`",
-             "# entry). Entries whose reason starts with `harness:` fail for the harness's reasons",
-             "# (issue 34), not the parser's: remove them when the harness stops sending them.",
+             "# entry). Entries whose reason starts with `harness:` fail for the harness's reasons,",
+             "# not the parser's (adapters/engines/known_failures.py says which).",
              f"# Written by adapters/engines/known_failures.py from a report of `{header.get('command')}`;",
              f"# {len(listed)} entries, {harness} of them the harness's.", ""]
     for rule in sorted({case.get("rule") or "" for case, _, _, _ in listed}):
