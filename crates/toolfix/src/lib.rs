@@ -71,6 +71,8 @@
 
 mod adapter;
 pub mod dispatch;
+#[doc(hidden)]
+pub mod internals;
 mod profile;
 pub mod py;
 pub mod salvage;
