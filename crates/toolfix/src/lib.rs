@@ -63,9 +63,9 @@
 //!
 //! # Features
 //!
-//! * `serde`: `serde::Serialize` for [`Value`], [`Call`], [`Dispatch`] and [`Message`],
-//!   and `Value::to_json`, to a `serde_json::Value`, which says where a value holds what
-//!   JSON cannot (a lone surrogate, an integer beyond 64 bits, `NaN`).
+//! * `serde`: `serde::Serialize` for [`Value`], [`Call`], [`Dispatch`] and
+//!   [`ResultMessage`], and `Value::to_json`, to a `serde_json::Value`, which says where
+//!   a value holds what JSON cannot (a lone surrogate, an integer beyond 64 bits, `NaN`).
 
 #![deny(missing_docs)]
 
@@ -82,7 +82,7 @@ pub mod turn;
 
 pub use adapter::{Adapter, AdapterPolicy, ForceToolUsage, ResultRole};
 pub use dispatch::{
-    Dispatch, Message, Outcome, Param, ParamKind, Registry, Tool, execute, format_result,
+    Dispatch, Outcome, Param, ParamKind, Registry, ResultMessage, Tool, execute, format_result,
 };
 pub use profile::Profile;
 pub use py::{Dict, PyException, PyInt, PyStr, Value};

@@ -20,7 +20,7 @@ use std::fmt;
 use serde::ser::{Error as _, SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
-use crate::dispatch::{Dispatch, Message, Outcome};
+use crate::dispatch::{Dispatch, Outcome, ResultMessage};
 use crate::py::{PyInt, PyStr, Value};
 use crate::salvage::Call;
 
@@ -245,7 +245,7 @@ impl Serialize for Outcome {
     }
 }
 
-impl Serialize for Message {
+impl Serialize for ResultMessage {
     /// `{"role", "content", "tool_call_id"?}`, as the adapter appends it.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
