@@ -67,7 +67,7 @@ fn recover_tool_calls_from_text<'py>(
     for call in &calls {
         let function = PyDict::new(py);
         function.set_item("name", to_py(py, call.name())?)?;
-        function.set_item("arguments", to_py_str(py, call.arguments())?)?;
+        function.set_item("arguments", to_py_str(py, call.arguments_text())?)?;
         let entry = PyDict::new(py);
         entry.set_item("id", to_py_str(py, &call.praisonai_id(hash))?)?;
         entry.set_item("type", "function")?;

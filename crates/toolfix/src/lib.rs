@@ -33,7 +33,7 @@
 //! let calls = salvage(&Request::new(reply, &tools))?;
 //! assert_eq!(calls.len(), 1, "the fenced example never runs");
 //! assert_eq!(calls[0].name_str(), Some("get_weather"));
-//! assert_eq!(calls[0].arguments().as_str(), Some(r#"{"city": "Paris"}"#));
+//! assert_eq!(calls[0].arguments_text().as_str(), Some(r#"{"city": "Paris"}"#));
 //! # Ok::<(), toolfix::SalvageError>(())
 //! ```
 //!

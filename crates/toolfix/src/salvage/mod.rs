@@ -33,8 +33,8 @@
 //! let calls = salvage(&request).unwrap();
 //! assert_eq!(calls.len(), 2);
 //! assert_eq!(calls[0].name_str(), Some("get_weather"));
-//! assert_eq!(calls[0].arguments().as_str(), Some(r#"{"city": "Paris"}"#));
-//! assert_eq!(calls[1].arguments().as_str(), Some(r#"{"city": "Berlin"}"#));
+//! assert_eq!(calls[0].arguments_text().as_str(), Some(r#"{"city": "Paris"}"#));
+//! assert_eq!(calls[1].arguments_text().as_str(), Some(r#"{"city": "Berlin"}"#));
 //! ```
 
 mod allowlist;

@@ -102,7 +102,7 @@ impl Finder<'_> {
                 id.push_str(&format!("_{position}"));
                 FoundCall {
                     name: call.name().clone(),
-                    arguments: call.arguments().clone(),
+                    arguments: call.arguments_text().clone(),
                     id,
                     origin: Origin::Salvaged,
                 }
