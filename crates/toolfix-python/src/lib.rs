@@ -133,8 +133,9 @@ fn parse_profile(name: &str) -> PyResult<Profile> {
 }
 
 /// The Python exception the core's exception stands for: the builtin class of that
-/// name, raised with the same message.
-fn raise(exception: PyException) -> PyErr {
+/// name, raised with the same message. A salvage error raises the exception it carries.
+fn raise(exception: impl Into<PyException>) -> PyErr {
+    let exception = exception.into();
     Python::attach(|py| {
         let raised = (|| {
             let class = py.import("builtins")?.getattr(class_name(&exception))?;

@@ -9,7 +9,7 @@ use super::dialect::Dialect;
 use crate::profile::{Profile, praisonai_depth};
 use crate::py::json;
 use crate::py::repr::str_of;
-use crate::py::{PyStr, Value};
+use crate::py::{PyException, PyStr, Value};
 
 /// A call's arguments as a dialect read them.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,9 +32,10 @@ impl Args {
                     && args.depth() > praisonai_depth::CALL_ARGUMENTS_ENCODE =>
             {
                 let message = "maximum recursion depth exceeded while encoding a JSON object";
-                Err(SalvageError::RecursionError {
+                Err(PyException::RecursionError {
                     message: message.into(),
-                })
+                }
+                .into())
             }
             _ => Ok(()),
         }
