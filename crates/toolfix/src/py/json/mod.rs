@@ -48,6 +48,7 @@ pub struct DecodeLimits {
 
 /// Why `json.loads` or `raw_decode` raised.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DecodeError {
     /// json.JSONDecodeError (a subclass of ValueError in Python, but a different outcome here)
     Syntax {
@@ -158,6 +159,7 @@ impl std::error::Error for DecodeError {}
 
 /// Why `json.dumps` raised.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EncodeError {
     /// TypeError: Object of type ... is not JSON serializable (a Value::Opaque anywhere inside)
     NotSerializable,
