@@ -61,7 +61,7 @@ fn describe(call: &Call, content: &str) -> String {
     let source = content.get(call.span()).unwrap_or_default();
     encode_line(&Value::dict([
         ("name", call.name().clone()),
-        ("arguments", Value::Str(call.arguments().clone())),
+        ("arguments", Value::Str(call.arguments_text().clone())),
         ("dialect", Value::str(call.dialect().name())),
         (
             "span",

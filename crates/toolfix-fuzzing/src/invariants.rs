@@ -253,11 +253,11 @@ const READ_BACK: DecodeLimits = DecodeLimits {
 /// them back: see `surrogates`).
 pub fn arguments_decode(calls: &[Call]) -> Result<(), Violation> {
     for call in calls {
-        if !matches!(call.args(), Value::Dict(_) | Value::List(_)) {
+        if !matches!(call.arguments_value(), Value::Dict(_) | Value::List(_)) {
             continue;
         }
-        let decoded = json::loads(call.arguments().as_bytes(), READ_BACK);
-        if decoded.as_ref() != Ok(&joined(call.args())) {
+        let decoded = json::loads(call.arguments_text().as_bytes(), READ_BACK);
+        if decoded.as_ref() != Ok(&joined(call.arguments_value())) {
             return Err(format!(
                 "the arguments string of {} decodes to {decoded:?}, not its arguments",
                 describe(call)
@@ -439,7 +439,7 @@ pub fn recovers_intended(intended: &[Intended], calls: &[Call]) -> Result<(), Vi
         .iter()
         .map(|c| Intended {
             name: c.name().as_py_str().cloned().unwrap_or_default(),
-            args: c.args().clone(),
+            args: c.arguments_value().clone(),
             dialect: c.dialect(),
             span: c.span(),
         })

@@ -58,7 +58,7 @@ fn differ(request: &Request<'_>) -> Option<(String, String)> {
                     c.dialect(),
                     c.name(),
                     c.span(),
-                    c.arguments()
+                    c.arguments_text()
                 )
             })
             .collect::<Vec<_>>()

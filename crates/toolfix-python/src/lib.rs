@@ -67,7 +67,7 @@ fn recover_tool_calls_from_text<'py>(
     for call in &calls {
         let function = PyDict::new(py);
         function.set_item("name", to_py(py, call.name())?)?;
-        function.set_item("arguments", to_py_str(py, call.arguments())?)?;
+        function.set_item("arguments", to_py_str(py, call.arguments_text())?)?;
         let entry = PyDict::new(py);
         entry.set_item("id", to_py_str(py, &call.praisonai_id(hash))?)?;
         entry.set_item("type", "function")?;
@@ -133,8 +133,9 @@ fn parse_profile(name: &str) -> PyResult<Profile> {
 }
 
 /// The Python exception the core's exception stands for: the builtin class of that
-/// name, raised with the same message.
-fn raise(exception: PyException) -> PyErr {
+/// name, raised with the same message. A salvage error raises the exception it carries.
+fn raise(exception: impl Into<PyException>) -> PyErr {
+    let exception = exception.into();
     Python::attach(|py| {
         let raised = (|| {
             let class = py.import("builtins")?.getattr(class_name(&exception))?;

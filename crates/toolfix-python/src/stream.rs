@@ -120,7 +120,7 @@ impl Collected {
 fn call_dict<'py>(py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyAny>> {
     let function = PyDict::new(py);
     function.set_item("name", to_py(py, call.name())?)?;
-    function.set_item("arguments", to_py_str(py, call.arguments())?)?;
+    function.set_item("arguments", to_py_str(py, call.arguments_text())?)?;
     let entry = PyDict::new(py);
     entry.set_item("type", "function")?;
     entry.set_item("function", function)?;

@@ -10,6 +10,7 @@ use std::str::FromStr;
 
 /// A provider adapter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Adapter {
     /// `OllamaAdapter`: `ollama/…`, `ollama_chat/…`, or a base URL on `:11434`.
     Ollama,

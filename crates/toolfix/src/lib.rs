@@ -33,7 +33,7 @@
 //! let calls = salvage(&Request::new(reply, &tools))?;
 //! assert_eq!(calls.len(), 1, "the fenced example never runs");
 //! assert_eq!(calls[0].name_str(), Some("get_weather"));
-//! assert_eq!(calls[0].arguments().as_str(), Some(r#"{"city": "Paris"}"#));
+//! assert_eq!(calls[0].arguments_text().as_str(), Some(r#"{"city": "Paris"}"#));
 //! # Ok::<(), toolfix::SalvageError>(())
 //! ```
 //!
@@ -63,14 +63,16 @@
 //!
 //! # Features
 //!
-//! * `serde`: `serde::Serialize` for [`Value`], [`Call`], [`Dispatch`] and [`Message`],
-//!   and `Value::to_json`, to a `serde_json::Value`, which says where a value holds what
-//!   JSON cannot (a lone surrogate, an integer beyond 64 bits, `NaN`).
+//! * `serde`: `serde::Serialize` for [`Value`], [`Call`], [`Dispatch`] and
+//!   [`ResultMessage`], and `Value::to_json`, to a `serde_json::Value`, which says where
+//!   a value holds what JSON cannot (a lone surrogate, an integer beyond 64 bits, `NaN`).
 
 #![deny(missing_docs)]
 
 mod adapter;
 pub mod dispatch;
+#[doc(hidden)]
+pub mod internals;
 mod profile;
 pub mod py;
 pub mod salvage;
@@ -80,7 +82,7 @@ pub mod turn;
 
 pub use adapter::{Adapter, AdapterPolicy, ForceToolUsage, ResultRole};
 pub use dispatch::{
-    Dispatch, Message, Outcome, Param, ParamKind, Registry, Tool, execute, format_result,
+    Dispatch, Outcome, Param, ParamKind, Registry, ResultMessage, Tool, execute, format_result,
 };
 pub use profile::Profile;
 pub use py::{Dict, PyException, PyInt, PyStr, Value};

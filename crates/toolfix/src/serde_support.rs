@@ -20,7 +20,7 @@ use std::fmt;
 use serde::ser::{Error as _, SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
-use crate::dispatch::{Dispatch, Message, Outcome};
+use crate::dispatch::{Dispatch, Outcome, ResultMessage};
 use crate::py::{PyInt, PyStr, Value};
 use crate::salvage::Call;
 
@@ -76,7 +76,7 @@ impl Value {
     /// let tools = Allowlist::new(["get_weather"]);
     /// let reply = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}</tool_call>"#;
     /// let calls = salvage(&Request::new(reply, &tools)).unwrap();
-    /// let args = calls[0].args().to_json().unwrap();
+    /// let args = calls[0].arguments_value().to_json().unwrap();
     /// assert_eq!(args, serde_json::json!({"city": "Paris", "days": 3}));
     ///
     /// let limits = toolfix::py::json::DecodeLimits { max_depth: 8, int_max_str_digits: None };
@@ -206,12 +206,12 @@ impl Serialize for PyStr {
 
 impl Serialize for Call {
     /// `{"name", "arguments", "span": [start, end], "dialect"}`: the argument string as the
-    /// real package hands it to dispatch; the decoded value is [`Call::args`].
+    /// real package hands it to dispatch; the decoded value is [`Call::arguments_value`].
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let span = self.span();
         let mut map = serializer.serialize_map(Some(4))?;
         map.serialize_entry("name", self.name())?;
-        map.serialize_entry("arguments", self.arguments())?;
+        map.serialize_entry("arguments", self.arguments_text())?;
         map.serialize_entry("span", &[span.start, span.end])?;
         map.serialize_entry("dialect", self.dialect().name())?;
         map.end()
@@ -245,7 +245,7 @@ impl Serialize for Outcome {
     }
 }
 
-impl Serialize for Message {
+impl Serialize for ResultMessage {
     /// `{"role", "content", "tool_call_id"?}`, as the adapter appends it.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;

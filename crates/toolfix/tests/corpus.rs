@@ -228,7 +228,7 @@ fn render_name(name: &Value) -> String {
 /// string form alone can look exactly like a dumped dict.
 fn render_arguments(call: &Call) -> String {
     let mut chars = Vec::new();
-    for c in call.arguments().to_string_lossy().chars() {
+    for c in call.arguments_text().to_string_lossy().chars() {
         if c.is_control() {
             chars.extend(c.escape_debug());
         } else {
@@ -240,13 +240,13 @@ fn render_arguments(call: &Call) -> String {
         let tail: String = chars[chars.len() - ARGUMENTS_TAIL..].iter().collect();
         format!(
             "{head} … {tail} ({} bytes, fnv1a-64 {:016x})",
-            call.arguments().byte_len(),
-            fnv1a64(call.arguments().as_bytes())
+            call.arguments_text().byte_len(),
+            fnv1a64(call.arguments_text().as_bytes())
         )
     } else {
         chars.into_iter().collect()
     };
-    let kind = match call.args() {
+    let kind = match call.arguments_value() {
         Value::Dict(_) | Value::List(_) => return shown,
         Value::None => "NoneType",
         Value::Bool(_) => "bool",

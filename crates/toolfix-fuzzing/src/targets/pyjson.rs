@@ -7,10 +7,11 @@ use crate::json::{Json, JsonStyle};
 use crate::surrogates::joined;
 use crate::text::py_str_from_bytes;
 use toolfix::Value;
-use toolfix::py::json::{
-    DecodeLimits, GaveUp, Transcoded, dumps, loads, raw_check, raw_decode, read_back, transcode,
-    transcode_flat_first, transcode_object_text,
+use toolfix::internals::json::{
+    GaveUp, Transcoded, raw_check, read_back, transcode, transcode_flat_first,
+    transcode_object_text,
 };
+use toolfix::py::json::{DecodeLimits, dumps, loads, raw_decode};
 
 /// The limits salvage decodes with (CPython's under `praisonai`, the documented bound
 /// under `strict`), and tiny ones that make the limit paths common.

@@ -7,15 +7,17 @@ use crate::py::json::dumps;
 use crate::py::repr::{Printer, printing_error, str_of};
 use crate::py::{PyStr, Value};
 
-/// The message an adapter appends to the conversation for a tool result.
+/// The message an adapter appends to the conversation for a tool result: what
+/// [`format_result`] writes. Not a chat message of a turn ([`crate::turn::Message`]),
+/// which may carry calls and reasoning; this one only answers a call.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Message {
+pub struct ResultMessage {
     role: &'static str,
     content: PyStr,
     tool_call_id: Option<PyStr>,
 }
 
-impl Message {
+impl ResultMessage {
     /// `"tool"` (the OpenAI shape) or `"user"` (Ollama's natural-language turn).
     pub fn role(&self) -> &'static str {
         self.role
@@ -43,12 +45,12 @@ pub fn format_result(
     result: &Value,
     tool_call_id: Option<&PyStr>,
     profile: Profile,
-) -> Result<Message, PyException> {
+) -> Result<ResultMessage, PyException> {
     if profile.raises_interpreter_errors() {
         check_printable(adapter, result)?;
     }
     Ok(match adapter.policy().result_role {
-        ResultRole::Tool => Message {
+        ResultRole::Tool => ResultMessage {
             role: "tool",
             content: tool_content(result),
             tool_call_id: Some(tool_call_id.cloned().unwrap_or_else(|| {
@@ -57,7 +59,7 @@ pub fn format_result(
                 id
             })),
         },
-        ResultRole::User => Message {
+        ResultRole::User => ResultMessage {
             role: "user",
             content: ollama_content(function_name, result),
             tool_call_id: None,

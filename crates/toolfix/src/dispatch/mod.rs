@@ -52,7 +52,7 @@ mod resolve;
 
 pub use crate::py::{Param, ParamKind};
 pub use asynchronous::execute_async;
-pub use format::{Message, format_result};
+pub use format::{ResultMessage, format_result};
 pub use registry::{Bound, Registry, Tool};
 pub use resolve::normalise;
 

@@ -6,7 +6,7 @@ use super::SalvageError;
 use super::name_hash::BuildNameHasher;
 use super::schema::ParamTypes;
 use crate::profile::Profile;
-use crate::py::{PyStr, Value};
+use crate::py::{PyException, PyStr, Value};
 
 /// Up to how many offered names a lookup compares them one by one.
 const FEW_NAMES: usize = 4;
@@ -180,9 +180,10 @@ fn advertised_name(entry: &Value) -> Result<Option<Value>, SalvageError> {
                 "'{}' object has no attribute 'get'",
                 other.type_name().unwrap_or("object")
             );
-            return Err(SalvageError::AttributeError {
+            return Err(PyException::AttributeError {
                 message: message.into(),
-            });
+            }
+            .into());
         }
     };
     let name = match function_name {
@@ -197,9 +198,10 @@ fn advertised_name(entry: &Value) -> Result<Option<Value>, SalvageError> {
             "unhashable type: '{}'",
             name.type_name().unwrap_or("object")
         );
-        return Err(SalvageError::TypeError {
+        return Err(PyException::TypeError {
             message: message.into(),
-        });
+        }
+        .into());
     }
     Ok(Some(name.clone()))
 }

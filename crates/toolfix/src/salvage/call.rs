@@ -9,7 +9,7 @@ use super::dialect::Dialect;
 use crate::profile::{Profile, praisonai_depth};
 use crate::py::json;
 use crate::py::repr::str_of;
-use crate::py::{PyStr, Value};
+use crate::py::{PyException, PyStr, Value};
 
 /// A call's arguments as a dialect read them.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,9 +32,10 @@ impl Args {
                     && args.depth() > praisonai_depth::CALL_ARGUMENTS_ENCODE =>
             {
                 let message = "maximum recursion depth exceeded while encoding a JSON object";
-                Err(SalvageError::RecursionError {
+                Err(PyException::RecursionError {
                     message: message.into(),
-                })
+                }
+                .into())
             }
             _ => Ok(()),
         }
@@ -53,8 +54,8 @@ enum Decoded {
 #[derive(Clone)]
 pub struct Call {
     name: Value,
-    arguments: PyStr,
-    args: Decoded,
+    arguments_text: PyStr,
+    arguments_value: Decoded,
     span: Range<usize>,
     dialect: Dialect,
     /// The index the real package's call id uses: the position in the output, or on the
@@ -86,14 +87,14 @@ impl Call {
         span: Range<usize>,
         (dialect, position): (Dialect, usize),
     ) -> Call {
-        let (arguments, args) = match args {
+        let (arguments_text, arguments_value) = match args {
             Args::Written(text) => (text, Decoded::OnFirstUse(OnceLock::new())),
             Args::Decoded(args) => (arguments_string(&args), Decoded::Built(args)),
         };
         Call {
-            arguments,
+            arguments_text,
             name,
-            args,
+            arguments_value,
             span,
             dialect,
             position,
@@ -125,22 +126,23 @@ impl Call {
         self.name.as_py_str()?.as_str()
     }
 
-    /// The argument string the real package hands to dispatch: `json.dumps` of a dict or
-    /// list (CPython's separators, `ensure_ascii`, key order as written), else `str()` of
-    /// the value (`"None"`, `"True"`, `"5"`, `"nan"`, or a string verbatim).
-    pub fn arguments(&self) -> &PyStr {
-        &self.arguments
+    /// The argument string the real package hands to dispatch (the wire's `arguments`):
+    /// `json.dumps` of a dict or list (CPython's separators, `ensure_ascii`, key order as
+    /// written), else `str()` of the value (`"None"`, `"True"`, `"5"`, `"nan"`, or a
+    /// string verbatim). Its decoded value is [`Call::arguments_value`].
+    pub fn arguments_text(&self) -> &PyStr {
+        &self.arguments_text
     }
 
-    /// The decoded arguments the string was made from (usually a `Value::Dict`).
-    pub fn args(&self) -> &Value {
-        match &self.args {
+    /// The decoded arguments the text was made from (usually a `Value::Dict`).
+    pub fn arguments_value(&self) -> &Value {
+        match &self.arguments_value {
             Decoded::Built(value) => value,
             // Written arguments are `json.dumps` of plain JSON, which reads back as the
             // value it was written from (the `pyjson` fuzz target checks it on every input).
             Decoded::OnFirstUse(value) => value.get_or_init(|| {
-                json::read_back(self.arguments.as_bytes())
-                    .unwrap_or_else(|_| Value::Opaque(self.arguments.clone()))
+                json::read_back(self.arguments_text.as_bytes())
+                    .unwrap_or_else(|_| Value::Opaque(self.arguments_text.clone()))
             }),
         }
     }
@@ -177,17 +179,17 @@ impl PartialEq for Call {
     fn eq(&self, other: &Call) -> bool {
         (
             &self.name,
-            &self.arguments,
+            &self.arguments_text,
             &self.span,
             self.dialect,
             self.position,
         ) == (
             &other.name,
-            &other.arguments,
+            &other.arguments_text,
             &other.span,
             other.dialect,
             other.position,
-        ) && self.args() == other.args()
+        ) && self.arguments_value() == other.arguments_value()
     }
 }
 
@@ -195,8 +197,8 @@ impl fmt::Debug for Call {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Call")
             .field("name", &self.name)
-            .field("arguments", &self.arguments)
-            .field("args", self.args())
+            .field("arguments_text", &self.arguments_text)
+            .field("arguments_value", self.arguments_value())
             .field("span", &self.span)
             .field("dialect", &self.dialect)
             .field("position", &self.position)

@@ -33,13 +33,14 @@
 //! let calls = salvage(&request).unwrap();
 //! assert_eq!(calls.len(), 2);
 //! assert_eq!(calls[0].name_str(), Some("get_weather"));
-//! assert_eq!(calls[0].arguments().as_str(), Some(r#"{"city": "Paris"}"#));
-//! assert_eq!(calls[1].arguments().as_str(), Some(r#"{"city": "Berlin"}"#));
+//! assert_eq!(calls[0].arguments_text().as_str(), Some(r#"{"city": "Paris"}"#));
+//! assert_eq!(calls[1].arguments_text().as_str(), Some(r#"{"city": "Berlin"}"#));
 //! ```
 
 mod allowlist;
 mod call;
 pub(crate) mod dialect;
+mod error;
 pub(crate) mod fence;
 mod name_hash;
 mod pass;
@@ -55,11 +56,11 @@ mod text;
 pub use allowlist::Allowlist;
 pub use call::Call;
 pub use dialect::{Dialect, Kind as DialectKind, Spec as DialectSpec, tokens};
+pub use error::SalvageError;
 pub use stream::{Event, Stream};
 
 use crate::adapter::Adapter;
 use crate::profile::Profile;
-use crate::py::exception::PyException;
 use crate::py::{PyStr, Value};
 use dialect::whole_json::{self, Whole};
 
@@ -140,12 +141,6 @@ impl<'a> Request<'a> {
 pub fn fenced_ranges<'a>(content: impl Into<Content<'a>>) -> Vec<std::ops::Range<usize>> {
     fence::fenced_ranges(content.into().as_bytes())
 }
-
-/// An exception the real package lets escape from salvage, reproduced as an error
-/// outcome under `praisonai` only (`strict` never fails): `ValueError` for an integer of
-/// more than 4300 digits, `RecursionError` for deep nesting, `AttributeError` or
-/// `TypeError` for a malformed tool list.
-pub type SalvageError = PyException;
 
 /// The whole-content path: JSON, and under `strict` and `portable` a pythonic list, also
 /// after the reasoning a reply begins with (`<think>…</think>` then the call).

@@ -92,7 +92,7 @@ impl Finder<'_> {
         let request = Request::new(text, allowlist)
             .adapter(self.adapter)
             .profile(self.profile);
-        let recovered = salvage(&request).map_err(Failure::Escaped)?;
+        let recovered = salvage(&request).map_err(|error| Failure::Escaped(error.into()))?;
         Ok(recovered
             .into_iter()
             .enumerate()
@@ -102,7 +102,7 @@ impl Finder<'_> {
                 id.push_str(&format!("_{position}"));
                 FoundCall {
                     name: call.name().clone(),
-                    arguments: call.arguments().clone(),
+                    arguments: call.arguments_text().clone(),
                     id,
                     origin: Origin::Salvaged,
                 }

@@ -15,6 +15,7 @@ pub enum Role {
 
 /// Why the turn appended a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Purpose {
     /// The model's reply, with the calls about to be answered.
     Echo,

@@ -92,6 +92,7 @@ const MAX_TOOL_CALLS: usize = 10;
 
 /// Which of praisonaiagents' two agent loops a `praisonai` turn reproduces.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Loop {
     /// `Agent.chat` / `start`: `LLM.get_response`.
     #[default]

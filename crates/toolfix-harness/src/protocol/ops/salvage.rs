@@ -64,6 +64,6 @@ fn recover(
 pub(super) fn call_value(call: &Call) -> Value {
     Value::dict([
         ("name", call.name().clone()),
-        ("arguments", Value::Str(call.arguments().clone())),
+        ("arguments", Value::Str(call.arguments_text().clone())),
     ])
 }

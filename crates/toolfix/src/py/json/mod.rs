@@ -11,9 +11,9 @@
 //! offset. Every character the scanner acts on is ASCII, so a byte offset names the same
 //! character CPython's code-point index names.
 
-mod decode;
+pub(crate) mod decode;
 mod encode;
-mod transcode;
+pub(crate) mod transcode;
 
 use std::fmt;
 
@@ -21,11 +21,14 @@ use super::INT_MAX_STR_DIGITS;
 use super::exception::PyException;
 use super::pystr::PyStr;
 
-pub use decode::{loads, raw_check, raw_decode};
+pub(crate) use decode::raw_check;
+pub use decode::{loads, raw_decode};
 pub use encode::dumps;
 pub(crate) use encode::{dump_into, write_key, write_str};
-pub use transcode::{
-    GaveUp, Member, Transcoded, raw_decode_after, read_back, transcode, transcode_flat_first,
+// The transcoder is how salvage reads payloads, not part of the JSON API: the fuzz
+// targets reach it through `crate::internals`.
+pub(crate) use transcode::{
+    GaveUp, Transcoded, raw_decode_after, read_back, transcode, transcode_flat_first,
     transcode_object_text,
 };
 
@@ -45,6 +48,7 @@ pub struct DecodeLimits {
 
 /// Why `json.loads` or `raw_decode` raised.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DecodeError {
     /// json.JSONDecodeError (a subclass of ValueError in Python, but a different outcome here)
     Syntax {
@@ -155,6 +159,7 @@ impl std::error::Error for DecodeError {}
 
 /// Why `json.dumps` raised.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EncodeError {
     /// TypeError: Object of type ... is not JSON serializable (a Value::Opaque anywhere inside)
     NotSerializable,

@@ -222,7 +222,7 @@ fn strict_calls(text: &str, tools: &[&str]) -> Vec<(String, String)> {
         .map(|c| {
             (
                 c.name_str().unwrap().to_owned(),
-                c.arguments().as_str().unwrap().to_owned(),
+                c.arguments_text().as_str().unwrap().to_owned(),
             )
         })
         .collect()

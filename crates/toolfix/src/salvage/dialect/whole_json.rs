@@ -294,7 +294,7 @@ mod tests {
             Whole::Calls(calls) => Some(
                 calls
                     .iter()
-                    .map(|c| format!("{} {}", c.name_str().unwrap(), c.arguments()))
+                    .map(|c| format!("{} {}", c.name_str().unwrap(), c.arguments_text()))
                     .collect(),
             ),
             Whole::Reserved => Some(Vec::new()),

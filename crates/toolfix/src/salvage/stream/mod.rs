@@ -19,7 +19,7 @@
 //! }
 //! stream.finish(&mut on)?;
 //! assert_eq!(shown, "Let me check.  Done.");
-//! assert_eq!(calls[0].arguments().as_str(), Some(r#"{"city": "Paris"}"#));
+//! assert_eq!(calls[0].arguments_text().as_str(), Some(r#"{"city": "Paris"}"#));
 //! # Ok::<(), toolfix::SalvageError>(())
 //! ```
 //!
