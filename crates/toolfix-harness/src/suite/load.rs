@@ -898,6 +898,55 @@ mod tests {
         load_text("f/t", Path::new("f/t.toml"), &text)
     }
 
+    /// The one error of loading `text`, shown as `toolfix conform` shows it.
+    fn only_error(text: &str) -> String {
+        let errors = load_text("f/t", Path::new("f/t.toml"), text).expect_err(text);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        errors[0].to_string()
+    }
+
+    #[test]
+    fn an_unknown_key_is_named_with_file_and_line() {
+        let good = "[defaults]\nop = \"salvage\"\ntools = [\"a\"]\nadapter = \"ollama\"\nsource = \"test\"\n\n[[case]]\nname = \"c\"\ncontent = 'x'\nexpect.calls = []\n";
+        assert!(load_text("f/t", Path::new("f/t.toml"), good).is_ok());
+        for (bad, shown) in [
+            (
+                good.replace("content =", "contnet ="),
+                "f/t.toml: line 9: unknown field `contnet`",
+            ),
+            (
+                good.replace("expect.calls", "expect.call"),
+                "f/t.toml: line 10: unknown field `call`",
+            ),
+            (
+                good.replace("source =", "sauce ="),
+                "f/t.toml: line 5: unknown field `sauce`",
+            ),
+            (
+                good.replace("[[case]]", "[[cases]]"),
+                "f/t.toml: line 7: unknown field `cases`",
+            ),
+            (
+                format!("{good}policies = {{ lenient = true }}\n"),
+                "f/t.toml: line 11: unknown field `lenient`",
+            ),
+        ] {
+            let error = only_error(&bad);
+            assert!(error.starts_with(shown), "{error}");
+        }
+    }
+
+    #[test]
+    fn a_key_of_another_op_is_named_with_its_case_and_line() {
+        let error = only_error(
+            "[defaults]\nop = \"salvage\"\ntools = []\nadapter = \"ollama\"\nsource = \"t\"\n\n[[case]]\nname = \"c\"\ncontent = 'x'\ncall_json = '{}'\nexpect.returned = 1\n",
+        );
+        assert_eq!(
+            error,
+            "f/t.toml: line 7: case \"c\": key \"call_json\" is not an input of op salvage"
+        );
+    }
+
     #[test]
     fn accept_lists_the_other_answers_a_case_allows() {
         let cases = load(
