@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Deserializer};
 use toolfix::py::Value;
 use toolfix::py::repr;
 use toolfix::salvage::{Allowlist, Call, Request, SalvageError, salvage};
@@ -20,17 +21,6 @@ use toolfix::{Adapter, Profile};
 
 /// The corpus root (the repository's `corpus/`), relative to this crate.
 const CORPUS_DIR: &str = "../../corpus";
-
-/// The keys an item may have. Anything else is a typo that would silently drop data
-/// (`tool = [...]` would leave the item with no tools), so it is an error.
-const KEYS: [&str; 6] = [
-    "style",
-    "pattern",
-    "provenance",
-    "tools",
-    "adapter",
-    "content",
-];
 
 /// The provenance of an item written for the corpus.
 const WRITTEN_BY_HAND: &str = "written by hand";
@@ -46,80 +36,62 @@ const ARGUMENTS_HEAD: usize = 200;
 /// How many characters of abbreviated arguments are shown after the ellipsis.
 const ARGUMENTS_TAIL: usize = 80;
 
-/// One corpus item: a model's reply and the circumstances it was written in.
-#[derive(Debug)]
+/// One corpus item: a model's reply and the circumstances it was written in. Its shape
+/// is the item format: every key is required and any other is an error, since a typo
+/// would silently drop data (`tool = [...]` would leave the item with no tools).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Item {
     /// The model family or dialect the reply imitates.
     style: String,
     /// The trap or pattern the reply shows.
     pattern: String,
+    /// Who wrote the reply (`check_provenance`).
+    provenance: String,
     /// The tool names offered to the model.
     tools: Vec<String>,
     /// The adapter the reply came through.
+    #[serde(deserialize_with = "adapter")]
     adapter: Adapter,
     /// The reply, verbatim.
     content: String,
 }
 
-/// Reads an item, or says exactly what is wrong with it: an item that loads with a key
-/// misspelt or missing would be judged on different inputs than its author wrote.
+/// An adapter by name, so an unknown one is an error on its own line.
+fn adapter<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Adapter, D::Error> {
+    String::deserialize(deserializer)?
+        .parse()
+        .map_err(serde::de::Error::custom)
+}
+
+/// Reads an item, or says exactly what is wrong with it and on which line: an item that
+/// loads with a key misspelt or missing would be judged on different inputs than its
+/// author wrote.
 fn parse_item(text: &str) -> Result<Item, String> {
     if !text.starts_with("# ") {
-        return Err("the first line must be a `# ` comment saying what the output shows".into());
+        return Err(
+            "line 1: the first line must be a `# ` comment saying what the output shows".into(),
+        );
     }
-    let table: toml::Table = text.parse().map_err(|e| format!("not valid TOML: {e}"))?;
-    if let Some(key) = table.keys().find(|k| !KEYS.contains(&k.as_str())) {
-        return Err(format!(
-            "unknown key `{key}` (allowed: {})",
-            KEYS.join(", ")
-        ));
-    }
-    let string = |key: &str| -> Result<String, String> {
-        match table.get(key) {
-            None => Err(format!("missing `{key}`")),
-            Some(toml::Value::String(s)) => Ok(s.clone()),
-            Some(other) => Err(format!(
-                "`{key}` must be a string, not {}",
-                other.type_str()
-            )),
-        }
-    };
-    let tools = match table.get("tools") {
-        None => return Err("missing `tools` (the tool names offered, `[]` for none)".into()),
-        Some(toml::Value::Array(entries)) => entries
-            .iter()
-            .map(|entry| match entry {
-                toml::Value::String(s) => Ok(s.clone()),
-                other => Err(format!(
-                    "`tools` must hold tool names (strings), found {}",
-                    other.type_str()
-                )),
-            })
-            .collect::<Result<Vec<_>, _>>()?,
-        Some(other) => {
-            return Err(format!(
-                "`tools` must be an array, not {}",
-                other.type_str()
-            ));
-        }
-    };
-    let adapter = string("adapter")?
-        .parse::<Adapter>()
-        .map_err(|e| format!("`adapter`: {e}"))?;
-    let item = Item {
-        style: string("style")?,
-        pattern: string("pattern")?,
-        tools,
-        adapter,
-        content: string("content")?,
-    };
+    let item: Item = toml::from_str(text).map_err(|e| {
+        let at = e.span().map_or(String::new(), |span| {
+            format!("line {}: ", line_of(text, span.start))
+        });
+        format!("{at}{}", e.message().trim_end())
+    })?;
     for (key, value) in [("style", &item.style), ("pattern", &item.pattern)] {
         if value.trim().is_empty() {
             return Err(format!("`{key}` must say something"));
         }
     }
-    check_provenance(&string("provenance")?)?;
+    check_provenance(&item.provenance)?;
     Ok(item)
+}
+
+/// The 1-based line holding byte `offset` of `text`: `toml` reports byte spans.
+fn line_of(text: &str, offset: usize) -> usize {
+    let before = text.as_bytes().get(..offset).unwrap_or(text.as_bytes());
+    before.iter().filter(|&&b| b == b'\n').count() + 1
 }
 
 /// A provenance is `written by hand`, or `recorded from MODEL; source: WHERE; licence:
@@ -396,27 +368,39 @@ fn malformed_items_are_rejected() {
     );
     assert!(parse_item(&recorded).is_ok());
     let cases = [
-        (good.replace("tools", "tool"), "unknown key `tool`"),
-        (good.replace("tools = [\"a\"]\n", ""), "missing `tools`"),
-        (good.replace("content = 'x'\n", ""), "missing `content`"),
+        (
+            good.replace("tools", "tool"),
+            "line 5: unknown field `tool`",
+        ),
+        (
+            good.replace("tools = [\"a\"]\n", ""),
+            "missing field `tools`",
+        ),
+        (
+            good.replace("content = 'x'\n", ""),
+            "missing field `content`",
+        ),
         (
             good.replace("ollama", "openai"),
-            "unknown adapter \"openai\"",
+            "line 6: unknown adapter \"openai\"",
         ),
         (
             good.replace("[\"a\"]", "[1]"),
-            "`tools` must hold tool names",
+            "line 5: invalid type: integer `1`, expected a string",
         ),
-        (good.replace("[\"a\"]", "\"a\""), "`tools` must be an array"),
+        (
+            good.replace("[\"a\"]", "\"a\""),
+            "line 5: invalid type: string \"a\", expected a sequence",
+        ),
         (good.replace("# ok\n", ""), "`# ` comment"),
         (
             good.replace("pattern = \"p\"", "pattern = \" \""),
             "`pattern` must say",
         ),
-        (good.replace("'x'", "'x"), "not valid TOML"),
+        (good.replace("'x'", "'x"), "line 7: "),
         (
             good.replace("provenance = \"written by hand\"\n", ""),
-            "missing `provenance`",
+            "missing field `provenance`",
         ),
         (
             good.replace("written by hand", "from a model"),

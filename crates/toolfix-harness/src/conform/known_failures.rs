@@ -19,11 +19,15 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use serde::Deserialize;
+use toml::Spanned;
+
 use super::kind::Kind;
 use super::outcome::{Outcome, Verdict};
 use super::report::{Family, failing_cases, failure_groups};
 use super::result::{CaseResult, Known};
 use crate::protocol::wire::encode_line;
+use crate::suite::schema;
 use toolfix::Profile;
 
 /// One entry.
@@ -54,7 +58,27 @@ pub struct KnownFailures {
     pub entries: Vec<Entry>,
 }
 
-const KEYS: [&str; 5] = ["id", "reason", "link", "profile", "partial"];
+/// A known-failures file's shape: the `[[failure]]` tables, nothing else.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    failure: Vec<Spanned<RawEntry>>,
+}
+
+/// One `[[failure]]` table as written: `id` and `reason` are checked in code, so every
+/// entry missing one is reported with its line, not just the first.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEntry {
+    id: Option<String>,
+    reason: Option<String>,
+    #[serde(default)]
+    link: String,
+    profile: Option<String>,
+    #[serde(default)]
+    partial: bool,
+}
 
 impl KnownFailures {
     /// Reads a file; every problem in it is reported, not just the first.
@@ -69,27 +93,23 @@ impl KnownFailures {
         })
     }
 
-    /// Reads the text of a file.
+    /// Reads the text of a file: a key the format does not know, or a value of the wrong
+    /// type, is the one error; otherwise every bad entry is reported. Each error starts
+    /// with its line.
     pub fn parse(text: &str) -> Result<KnownFailures, Vec<String>> {
-        let doc: toml::Table = text.parse().map_err(|e| vec![format!("not TOML: {e}")])?;
-        if let Some(key) = doc.keys().find(|k| k.as_str() != "failure") {
-            return Err(vec![format!(
-                "unknown top-level key {key:?} (expected [[failure]] tables)"
-            )]);
-        }
-        let items = match doc.get("failure") {
-            None => return Ok(KnownFailures::default()),
-            Some(toml::Value::Array(items)) => items,
-            Some(_) => {
-                return Err(vec![
-                    "`failure` must be an array of tables ([[failure]])".to_owned(),
-                ]);
-            }
-        };
-        let (entries, errors): (Vec<_>, Vec<_>) = items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| entry(item).map_err(|e| format!("failure #{}: {e}", i + 1)))
+        let file: File = schema::parse(text).map_err(|e| {
+            let at = e
+                .line
+                .map_or(String::new(), |line| format!("line {line}: "));
+            vec![format!("{at}{}", e.message)]
+        })?;
+        let (entries, errors): (Vec<_>, Vec<_>) = file
+            .failure
+            .into_iter()
+            .map(|item| {
+                let line = schema::line_of(text, item.span().start);
+                entry(item.into_inner()).map_err(|e| format!("line {line}: failure: {e}"))
+            })
             .partition(Result::is_ok);
         if errors.is_empty() {
             Ok(KnownFailures {
@@ -134,19 +154,13 @@ impl KnownFailures {
     }
 }
 
-fn entry(item: &toml::Value) -> Result<Entry, String> {
-    let table = item.as_table().ok_or("must be a table")?;
-    if let Some(key) = table.keys().find(|k| !KEYS.contains(&k.as_str())) {
-        return Err(format!("unknown key {key:?}"));
-    }
-    let text = |key: &str| match table.get(key) {
-        None => Ok(None),
-        Some(toml::Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(format!("{key:?} must be a string")),
-    };
-    let id = text("id")?.ok_or("needs an id (a case id glob)")?;
+/// An entry from its table: an id that is a glob, a reason a person wrote, a known
+/// profile.
+fn entry(raw: RawEntry) -> Result<Entry, String> {
+    let id = raw.id.ok_or("needs an id (a case id glob)")?;
     let pattern = glob::Pattern::new(&id).map_err(|e| format!("id {id:?} is not a glob: {e}"))?;
-    let reason = text("reason")?
+    let reason = raw
+        .reason
         .filter(|r| !r.trim().is_empty())
         .ok_or("needs a reason")?;
     if reason.starts_with("TODO") {
@@ -154,18 +168,13 @@ fn entry(item: &toml::Value) -> Result<Entry, String> {
             "{id}: the reason is still the TODO that --write-known-failures wrote; say in one sentence what the implementation does here"
         ));
     }
-    let partial = match table.get("partial") {
-        None => false,
-        Some(toml::Value::Boolean(b)) => *b,
-        Some(_) => return Err(format!("{id}: \"partial\" must be true or false")),
-    };
     Ok(Entry {
         id,
         pattern,
         reason,
-        link: text("link")?.unwrap_or_default(),
-        profile: text("profile")?.map(|p| p.parse()).transpose()?,
-        partial,
+        link: raw.link,
+        profile: raw.profile.map(|p| p.parse()).transpose()?,
+        partial: raw.partial,
         comment: None,
     })
 }
@@ -303,15 +312,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_bad_entry_is_reported() {
+    fn every_bad_entry_is_reported_with_its_line() {
         let errors = KnownFailures::parse(
-            "[[failure]]\nid = \"a/*\"\n\n[[failure]]\nreason = \"r\"\n\n[[failure]]\nid = \"x\"\nreason = \"r\"\nissue = \"\"\n",
+            "[[failure]]\nid = \"a/*\"\n\n[[failure]]\nreason = \"r\"\n\n[[failure]]\nid = \"[\"\nreason = \"r\"\n",
         )
         .unwrap_err();
         assert_eq!(errors.len(), 3, "{errors:?}");
-        assert!(errors[0].contains("reason"));
-        assert!(errors[1].contains("id"));
-        assert!(errors[2].contains("issue"));
+        assert!(errors[0].starts_with("line 1: ") && errors[0].contains("reason"));
+        assert!(errors[1].starts_with("line 4: ") && errors[1].contains("id"));
+        assert!(errors[2].starts_with("line 7: ") && errors[2].contains("glob"));
+    }
+
+    #[test]
+    fn an_unknown_key_is_named_with_its_line() {
+        let errors =
+            KnownFailures::parse("[[failure]]\nid = \"x\"\nreason = \"r\"\nissue = \"\"\n")
+                .unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].starts_with("line 4: unknown field `issue`"),
+            "{errors:?}"
+        );
+        let errors = KnownFailures::parse("[[failures]]\nid = \"x\"\n").unwrap_err();
+        assert!(
+            errors[0].starts_with("line 1: unknown field `failures`"),
+            "{errors:?}"
+        );
     }
 
     #[test]

@@ -1,8 +1,11 @@
 //! Reading case files (`docs/spec-cases.md` is the reference for people).
 //!
 //! A file is a TOML document with an optional `[defaults]` table and an array of
-//! `[[case]]` tables. Each case is `defaults` with its own keys on top. Keys are checked:
-//! an unknown key is an error, so a typo never silently drops an expectation.
+//! `[[case]]` tables. Each case is `defaults` with its own keys on top. The format's shape
+//! is serde's (`CaseFile`, `RawCase`, `RawExpect`, with `deny_unknown_fields`): an
+//! unknown key is an error naming the file, line and key, so a typo never silently drops
+//! an expectation. What serde cannot say (which op takes which keys, the defaults, levels,
+//! rules, dialects, forms) is checked once a case is merged, with the case's line.
 //!
 //! | key | meaning |
 //! |---|---|
@@ -24,33 +27,39 @@ use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use serde::Deserialize;
+use toml::Spanned;
+
 use super::case::{Case, Expectation, Expected, Level};
 use super::forms;
 use super::guarantee;
+use super::schema;
 use super::toml_value::{from_json, to_value};
 use toolfix::Profile;
 use toolfix::py::{PyStr, Value};
 use toolfix::salvage::Dialect;
 
-/// A case file that could not be read, with the case it is about.
+/// A case file that could not be read, with the line and the case it is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadError {
     pub file: PathBuf,
+    /// The line the problem is on (1-based): the key's for a key that does not fit the
+    /// format, the case's for a case that does not make sense.
+    pub line: Option<usize>,
     pub case: Option<String>,
     pub message: String,
 }
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.case {
-            Some(case) => write!(
-                f,
-                "{}: case {case:?}: {}",
-                self.file.display(),
-                self.message
-            ),
-            None => write!(f, "{}: {}", self.file.display(), self.message),
+        write!(f, "{}", self.file.display())?;
+        if let Some(line) = self.line {
+            write!(f, ": line {line}")?;
         }
+        if let Some(case) = &self.case {
+            write!(f, ": case {case:?}")?;
+        }
+        write!(f, ": {}", self.message)
     }
 }
 
@@ -61,6 +70,12 @@ struct OpSpec {
     inputs: &'static [(&'static str, bool)],
     /// Expectation keys.
     outputs: &'static [&'static str],
+}
+
+impl OpSpec {
+    fn takes(&self, key: &str) -> bool {
+        self.inputs.iter().any(|(k, _)| *k == key)
+    }
 }
 
 const OPS: [OpSpec; 4] = [
@@ -104,24 +119,6 @@ const OPS: [OpSpec; 4] = [
     },
 ];
 
-const CASE_KEYS: [&str; 15] = [
-    "name",
-    "form",
-    "op",
-    "source",
-    "level",
-    "tags",
-    "dialects",
-    "profiles",
-    "policies",
-    "documented",
-    "expect",
-    "praisonai",
-    "strict",
-    "portable",
-    "input_json",
-];
-
 /// The policies a case may be about (`docs/guarantees.md`, "Policies").
 pub const POLICIES: [&str; 5] = [
     "adapters",
@@ -131,11 +128,305 @@ pub const POLICIES: [&str; 5] = [
     "masks_reasoning",
 ];
 
+/// A key given in TOML, as JSON text (`<key>_json`), or both (an error).
+type Written<'a> = (Option<&'a toml::Value>, Option<&'a str>);
+
+/// A case file's shape: an optional `[defaults]` table and the `[[case]]` tables.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseFile {
+    #[serde(default)]
+    defaults: RawCase,
+    case: Vec<Spanned<RawCase>>,
+}
+
+/// The keys of a case (and of `[defaults]`), for every op: which op takes which input
+/// keys is checked once the op is known, since the op may come from the defaults.
+#[derive(Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCase {
+    name: Option<String>,
+    form: Option<String>,
+    op: Option<String>,
+    source: Option<String>,
+    level: Option<String>,
+    tags: Option<Vec<String>>,
+    dialects: Option<Vec<String>>,
+    profiles: Option<Vec<String>>,
+    policies: Option<Policies>,
+    documented: Option<String>,
+    expect: Option<RawExpect>,
+    praisonai: Option<RawExpect>,
+    strict: Option<RawExpect>,
+    portable: Option<RawExpect>,
+    input_json: Option<String>,
+    content: Option<toml::Value>,
+    content_json: Option<String>,
+    tools: Option<toml::Value>,
+    tools_json: Option<String>,
+    adapter: Option<toml::Value>,
+    adapter_json: Option<String>,
+    call: Option<toml::Value>,
+    call_json: Option<String>,
+    deny: Option<toml::Value>,
+    deny_json: Option<String>,
+    function_name: Option<toml::Value>,
+    function_name_json: Option<String>,
+    tool_result: Option<toml::Value>,
+    tool_result_json: Option<String>,
+    tool_call_id: Option<toml::Value>,
+    tool_call_id_json: Option<String>,
+    r#loop: Option<toml::Value>,
+    loop_json: Option<String>,
+    prompt: Option<toml::Value>,
+    prompt_json: Option<String>,
+    replies: Option<toml::Value>,
+    replies_json: Option<String>,
+}
+
+/// The `policies` table: the policies (`POLICIES`) a case is about, each with the value
+/// an implementation must declare.
+#[derive(Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Policies {
+    adapters: Option<bool>,
+    unclosed_calls: Option<bool>,
+    lenient_json: Option<bool>,
+    case_insensitive_names: Option<bool>,
+    masks_reasoning: Option<bool>,
+}
+
+/// An expectation table (`expect`, `praisonai`, `strict`, `portable`) with the output
+/// keys of every op; which op has which keys, and which table may hold `deviation`,
+/// `level`, `rule` and `accept`, is checked in code.
+#[derive(Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExpect {
+    output_json: Option<String>,
+    error: Option<String>,
+    calls: Option<toml::Value>,
+    calls_json: Option<String>,
+    returned: Option<toml::Value>,
+    returned_json: Option<String>,
+    dispatched: Option<toml::Value>,
+    dispatched_json: Option<String>,
+    repair_log: Option<toml::Value>,
+    repair_log_json: Option<String>,
+    role: Option<toml::Value>,
+    role_json: Option<String>,
+    content: Option<toml::Value>,
+    content_json: Option<String>,
+    tool_call_id: Option<toml::Value>,
+    tool_call_id_json: Option<String>,
+    executed: Option<toml::Value>,
+    executed_json: Option<String>,
+    tool_messages: Option<toml::Value>,
+    tool_messages_json: Option<String>,
+    r#final: Option<toml::Value>,
+    final_json: Option<String>,
+    raised: Option<toml::Value>,
+    raised_json: Option<String>,
+    model_calls: Option<toml::Value>,
+    model_calls_json: Option<String>,
+    deviation: Option<String>,
+    level: Option<String>,
+    rule: Option<String>,
+    accept: Option<toml::Value>,
+}
+
+impl RawCase {
+    /// This case on top of the file's defaults. A case that lists its own `profiles`
+    /// does not inherit a default expectation for a profile it leaves out (a file whose
+    /// defaults give every case a `portable` table can still have cases that are not
+    /// portable).
+    fn over(self, defaults: &RawCase) -> RawCase {
+        let mut defaults = defaults.clone();
+        if let Some(own) = &self.profiles {
+            for profile in Profile::ALL {
+                if own.iter().any(|p| p == profile.name()) {
+                    continue;
+                }
+                if let Some(inherited) = defaults.expectation_mut(profile) {
+                    *inherited = None;
+                }
+            }
+        }
+        macro_rules! over {
+            ($($key:ident),*) => {
+                RawCase { $($key: self.$key.or(defaults.$key)),* }
+            };
+        }
+        over!(
+            name,
+            form,
+            op,
+            source,
+            level,
+            tags,
+            dialects,
+            profiles,
+            policies,
+            documented,
+            expect,
+            praisonai,
+            strict,
+            portable,
+            input_json,
+            content,
+            content_json,
+            tools,
+            tools_json,
+            adapter,
+            adapter_json,
+            call,
+            call_json,
+            deny,
+            deny_json,
+            function_name,
+            function_name_json,
+            tool_result,
+            tool_result_json,
+            tool_call_id,
+            tool_call_id_json,
+            r#loop,
+            loop_json,
+            prompt,
+            prompt_json,
+            replies,
+            replies_json
+        )
+    }
+
+    /// The expectation table of one profile (none for a profile the format has no
+    /// table for).
+    fn expectation(&self, profile: Profile) -> Option<&RawExpect> {
+        match profile {
+            Profile::PraisonAi => self.praisonai.as_ref(),
+            Profile::Strict => self.strict.as_ref(),
+            Profile::Portable => self.portable.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Where the expectation table of one profile is kept, when the format has one.
+    fn expectation_mut(&mut self, profile: Profile) -> Option<&mut Option<RawExpect>> {
+        match profile {
+            Profile::PraisonAi => Some(&mut self.praisonai),
+            Profile::Strict => Some(&mut self.strict),
+            Profile::Portable => Some(&mut self.portable),
+            _ => None,
+        }
+    }
+
+    /// An input key of some op, as written.
+    fn input(&self, key: &str) -> Written<'_> {
+        let (toml, json) = match key {
+            "content" => (&self.content, &self.content_json),
+            "tools" => (&self.tools, &self.tools_json),
+            "adapter" => (&self.adapter, &self.adapter_json),
+            "call" => (&self.call, &self.call_json),
+            "deny" => (&self.deny, &self.deny_json),
+            "function_name" => (&self.function_name, &self.function_name_json),
+            "tool_result" => (&self.tool_result, &self.tool_result_json),
+            "tool_call_id" => (&self.tool_call_id, &self.tool_call_id_json),
+            "loop" => (&self.r#loop, &self.loop_json),
+            "prompt" => (&self.prompt, &self.prompt_json),
+            "replies" => (&self.replies, &self.replies_json),
+            _ => return (None, None),
+        };
+        (toml.as_ref(), json.as_deref())
+    }
+}
+
+impl Policies {
+    /// The policies given, in `POLICIES` order.
+    fn given(&self) -> Vec<(String, bool)> {
+        let all = [
+            self.adapters,
+            self.unclosed_calls,
+            self.lenient_json,
+            self.case_insensitive_names,
+            self.masks_reasoning,
+        ];
+        POLICIES
+            .iter()
+            .zip(all)
+            .filter_map(|(name, value)| Some(((*name).to_owned(), value?)))
+            .collect()
+    }
+}
+
+impl RawExpect {
+    /// An output key of some op, as written (`error` has no JSON form).
+    fn output(&self, key: &str) -> Written<'_> {
+        let (toml, json) = match key {
+            "calls" => (&self.calls, &self.calls_json),
+            "returned" => (&self.returned, &self.returned_json),
+            "dispatched" => (&self.dispatched, &self.dispatched_json),
+            "repair_log" => (&self.repair_log, &self.repair_log_json),
+            "role" => (&self.role, &self.role_json),
+            "content" => (&self.content, &self.content_json),
+            "tool_call_id" => (&self.tool_call_id, &self.tool_call_id_json),
+            "executed" => (&self.executed, &self.executed_json),
+            "tool_messages" => (&self.tool_messages, &self.tool_messages_json),
+            "final" => (&self.r#final, &self.final_json),
+            "raised" => (&self.raised, &self.raised_json),
+            "model_calls" => (&self.model_calls, &self.model_calls_json),
+            _ => return (None, None),
+        };
+        (toml.as_ref(), json.as_deref())
+    }
+
+    /// Whether output key `key` (of any op, or `output_json`) is given.
+    fn has(&self, key: &str) -> bool {
+        match key {
+            "error" => self.error.is_some(),
+            "output_json" => self.output_json.is_some(),
+            _ => self.output(key) != (None, None),
+        }
+    }
+
+    /// Whether the table says what the output is, rather than only how it is judged.
+    fn has_outputs(&self) -> bool {
+        output_keys().any(|key| self.has(key))
+    }
+
+    /// The output keys alone.
+    fn outputs(&self) -> RawExpect {
+        RawExpect {
+            deviation: None,
+            level: None,
+            rule: None,
+            accept: None,
+            ..self.clone()
+        }
+    }
+
+    /// The keys beyond the outputs that are given.
+    fn extras(&self) -> impl Iterator<Item = &'static str> + '_ {
+        [
+            ("deviation", self.deviation.is_some()),
+            ("level", self.level.is_some()),
+            ("rule", self.rule.is_some()),
+            ("accept", self.accept.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(key, given)| given.then_some(key))
+    }
+}
+
+/// The output keys of every op, and `output_json`.
+fn output_keys() -> impl Iterator<Item = &'static str> {
+    OPS.iter()
+        .flat_map(|spec| spec.outputs.iter().copied())
+        .chain(["output_json"])
+}
+
 /// Every case of every `*.toml` file under `root`, in path order.
 pub fn load_dir(root: &Path) -> Result<Vec<Case>, Vec<LoadError>> {
     let mut files = Vec::new();
     collect_files(root, &mut files)
-        .map_err(|e| vec![error(root, None, format!("cannot list: {e}"))])?;
+        .map_err(|e| vec![error(root, None, None, format!("cannot list: {e}"))])?;
     files.sort();
     let mut cases = Vec::new();
     let mut errors = Vec::new();
@@ -167,7 +458,7 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 /// The cases of one file; ids are relative to `root`.
 pub fn load_file(root: &Path, file: &Path) -> Result<Vec<Case>, Vec<LoadError>> {
     let text = std::fs::read_to_string(file)
-        .map_err(|e| vec![error(file, None, format!("cannot read: {e}"))])?;
+        .map_err(|e| vec![error(file, None, None, format!("cannot read: {e}"))])?;
     load_text(&id_prefix(root, file), file, &text)
 }
 
@@ -197,47 +488,25 @@ pub(crate) fn load_text(
     file: &Path,
     text: &str,
 ) -> Result<Vec<Case>, Vec<LoadError>> {
-    let doc: toml::Table = text
-        .parse()
-        .map_err(|e| vec![error(file, None, format!("not TOML: {e}"))])?;
-    let defaults = match doc.get("defaults") {
-        None => toml::Table::new(),
-        Some(toml::Value::Table(t)) => t.clone(),
-        Some(_) => return Err(vec![error(file, None, "[defaults] must be a table".into())]),
-    };
-    if let Some(key) = doc
-        .keys()
-        .find(|k| !["defaults", "case"].contains(&k.as_str()))
-    {
-        return Err(vec![error(
-            file,
-            None,
-            format!("unknown top-level key {key:?}"),
-        )]);
-    }
-    let raw_cases = match doc.get("case") {
-        Some(toml::Value::Array(items)) => items.as_slice(),
-        _ => return Err(vec![error(file, None, "no [[case]] tables".into())]),
-    };
+    let doc: CaseFile =
+        schema::parse(text).map_err(|e| vec![error(file, e.line, None, e.message)])?;
     let mut cases = Vec::new();
     let mut errors = Vec::new();
     let mut names = HashSet::new();
-    for raw in raw_cases {
-        let merged = merge(&defaults, raw.as_table());
-        let name = merged
-            .get("name")
-            .and_then(|n| n.as_str())
-            .map(str::to_owned);
+    for raw in doc.case {
+        let line = Some(schema::line_of(text, raw.span().start));
+        let merged = raw.into_inner().over(&doc.defaults);
+        let name = merged.name.clone();
         let result = match &name {
             None => Err("a case needs a name".to_owned()),
             Some(n) if !names.insert(n.clone()) => {
                 Err("the name is used twice in this file".to_owned())
             }
-            Some(n) => parse_case(&format!("{prefix}/{n}"), &merged),
+            Some(n) => parse_case(&format!("{prefix}/{n}"), merged),
         };
         match result {
             Ok(case) => cases.push(case),
-            Err(message) => errors.push(error(file, name, message)),
+            Err(message) => errors.push(error(file, line, name, message)),
         }
     }
     if errors.is_empty() {
@@ -247,9 +516,10 @@ pub(crate) fn load_text(
     }
 }
 
-fn error(file: &Path, case: Option<String>, message: String) -> LoadError {
+fn error(file: &Path, line: Option<usize>, case: Option<String>, message: String) -> LoadError {
     LoadError {
         file: file.to_owned(),
+        line,
         case,
         message,
     }
@@ -265,43 +535,48 @@ fn id_prefix(root: &Path, file: &Path) -> String {
         .join("/")
 }
 
-/// One case from its merged table.
-fn parse_case(id: &str, table: &toml::Table) -> Result<Case, String> {
-    let op = string(table, "op")?.ok_or("a case needs an op")?;
+/// One case from its merged keys.
+fn parse_case(id: &str, case: RawCase) -> Result<Case, String> {
+    let op = case.op.clone().ok_or("a case needs an op")?;
     let spec = OPS
         .iter()
         .find(|s| s.op == op)
         .ok_or_else(|| format!("unknown op {op:?}"))?;
-    check_keys(table, spec)?;
-    let level = match string(table, "level")? {
+    check_inputs(&case, spec)?;
+    let level = match &case.level {
         Some(level) => level.parse()?,
         None => Level::Must,
     };
-    let source = string(table, "source")?
+    let source = case
+        .source
+        .clone()
         .filter(|s| !s.trim().is_empty())
         .ok_or("a case needs a source")?;
-    let dialects = strings(table, "dialects")?;
+    let dialects = case.dialects.clone().unwrap_or_default();
     if let Some(bad) = dialects.iter().find(|d| d.parse::<Dialect>().is_err()) {
         return Err(format!("unknown dialect {bad:?}"));
     }
-    let form = form(table, &dialects)?;
+    let form = form(case.form.clone(), &dialects)?;
     Ok(Case {
         id: id.to_owned(),
         op: op.clone(),
-        input: input(table, spec)?,
-        tags: strings(table, "tags")?,
+        input: input(&case, spec)?,
+        tags: case.tags.clone().unwrap_or_default(),
         dialects,
         form,
         source,
-        policies: policies(table)?,
-        documented: string(table, "documented")?,
-        expectations: expectations(table, spec, level)?,
+        policies: case
+            .policies
+            .as_ref()
+            .map_or_else(Vec::new, Policies::given),
+        documented: case.documented.clone(),
+        expectations: expectations(&case, spec, level)?,
     })
 }
 
 /// The `form` key: a documented form (`suite::forms`) of the case's one dialect.
-fn form(table: &toml::Table, dialects: &[String]) -> Result<Option<String>, String> {
-    let Some(form) = string(table, "form")? else {
+fn form(form: Option<String>, dialects: &[String]) -> Result<Option<String>, String> {
+    let Some(form) = form else {
         return Ok(None);
     };
     let [dialect] = dialects else {
@@ -318,71 +593,31 @@ fn form(table: &toml::Table, dialects: &[String]) -> Result<Option<String>, Stri
     Ok(Some(form))
 }
 
-/// A case's table on top of the file's defaults. A case that lists its own `profiles`
-/// does not inherit a default expectation for a profile it leaves out (a file whose
-/// defaults give every case a `portable` table can still have cases that are not
-/// portable).
-fn merge(defaults: &toml::Table, case: Option<&toml::Table>) -> toml::Table {
-    let mut merged = defaults.clone();
-    let Some(case) = case else {
-        return merged;
-    };
-    if let Some(toml::Value::Array(own)) = case.get("profiles") {
-        for profile in Profile::ALL {
-            if !own.iter().any(|p| p.as_str() == Some(profile.name())) {
-                merged.remove(profile.name());
-            }
-        }
-    }
-    merged.extend(case.iter().map(|(k, v)| (k.clone(), v.clone())));
-    merged
-}
-
-/// The `policies` table: known policy names, boolean values.
-fn policies(table: &toml::Table) -> Result<Vec<(String, bool)>, String> {
-    let Some(value) = table.get("policies") else {
-        return Ok(Vec::new());
-    };
-    let policies = value
-        .as_table()
-        .ok_or("policies must be a table of booleans")?;
-    policies
+/// Rejects input keys of other ops: the format knows them, this case's op does not.
+fn check_inputs(case: &RawCase, spec: &OpSpec) -> Result<(), String> {
+    let foreign = OPS
         .iter()
-        .map(|(name, value)| {
-            if !POLICIES.contains(&name.as_str()) {
-                return Err(format!(
-                    "unknown policy {name:?} (expected one of {})",
-                    POLICIES.join(", ")
-                ));
-            }
-            let value = value
-                .as_bool()
-                .ok_or_else(|| format!("policy {name:?} must be true or false"))?;
-            Ok((name.clone(), value))
-        })
-        .collect()
-}
-
-/// Rejects keys the format does not know.
-fn check_keys(table: &toml::Table, spec: &OpSpec) -> Result<(), String> {
-    let known = |key: &str| {
-        let base = key.strip_suffix("_json").unwrap_or(key);
-        CASE_KEYS.contains(&key) || spec.inputs.iter().any(|(k, _)| *k == base)
-    };
-    match table.keys().find(|k| !known(k)) {
-        Some(key) => Err(format!("unknown key {key:?} for op {}", spec.op)),
+        .flat_map(|other| other.inputs.iter().map(|(key, _)| *key))
+        .filter(|key| !spec.takes(key))
+        .find_map(|key| match case.input(key) {
+            (Some(_), _) => Some(key.to_owned()),
+            (None, Some(_)) => Some(format!("{key}_json")),
+            (None, None) => None,
+        });
+    match foreign {
+        Some(key) => Err(format!("key {key:?} is not an input of op {}", spec.op)),
         None => Ok(()),
     }
 }
 
 /// The protocol input: `input_json`, or the op's input keys in protocol order.
-fn input(table: &toml::Table, spec: &OpSpec) -> Result<Value, String> {
-    if let Some(json) = table.get("input_json") {
+fn input(case: &RawCase, spec: &OpSpec) -> Result<Value, String> {
+    if let Some(json) = &case.input_json {
         return from_json(json);
     }
     let mut pairs = Vec::new();
     for &(key, required) in spec.inputs {
-        match value(table, key)? {
+        match value(case.input(key), key)? {
             Some(v) if spec.op == "turn" && key == "replies" => pairs.push((key, replies(v)?)),
             Some(v) => pairs.push((key, v)),
             None if required => return Err(format!("input key {key:?} is missing")),
@@ -415,8 +650,8 @@ fn replies(written: Value) -> Result<Value, String> {
 }
 
 /// A value key, given in TOML or as `<key>_json`.
-fn value(table: &toml::Table, key: &str) -> Result<Option<Value>, String> {
-    match (table.get(key), table.get(&format!("{key}_json"))) {
+fn value(written: Written<'_>, key: &str) -> Result<Option<Value>, String> {
+    match written {
         (Some(_), Some(_)) => Err(format!("{key:?} is given twice (as TOML and as JSON)")),
         (Some(v), None) => to_value(v).map(Some),
         (None, Some(json)) => from_json(json).map(Some),
@@ -424,47 +659,17 @@ fn value(table: &toml::Table, key: &str) -> Result<Option<Value>, String> {
     }
 }
 
-fn string(table: &toml::Table, key: &str) -> Result<Option<String>, String> {
-    match table.get(key) {
-        None => Ok(None),
-        Some(toml::Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(format!("{key:?} must be a string")),
-    }
-}
-
-fn strings(table: &toml::Table, key: &str) -> Result<Vec<String>, String> {
-    match table.get(key) {
-        None => Ok(Vec::new()),
-        Some(toml::Value::Array(items)) => items
-            .iter()
-            .map(|i| {
-                i.as_str()
-                    .map(str::to_owned)
-                    .ok_or_else(|| format!("{key:?} must list strings"))
-            })
-            .collect(),
-        Some(_) => Err(format!("{key:?} must be a list of strings")),
-    }
-}
-
 /// One expectation per profile the case applies to.
-fn expectations(
-    table: &toml::Table,
-    spec: &OpSpec,
-    level: Level,
-) -> Result<Vec<Expectation>, String> {
-    let profiles: Vec<Profile> = match table.get("profiles") {
+fn expectations(case: &RawCase, spec: &OpSpec, level: Level) -> Result<Vec<Expectation>, String> {
+    let profiles: Vec<Profile> = match &case.profiles {
         None => Profile::ALL
             .into_iter()
-            .filter(|p| *p != Profile::Portable || table.contains_key("portable"))
+            .filter(|p| *p != Profile::Portable || case.portable.is_some())
             .collect(),
-        Some(_) => strings(table, "profiles")?
-            .iter()
-            .map(|p| p.parse())
-            .collect::<Result<_, _>>()?,
+        Some(names) => names.iter().map(|p| p.parse()).collect::<Result<_, _>>()?,
     };
     for profile in Profile::ALL {
-        if table.contains_key(profile.name()) && !profiles.contains(&profile) {
+        if case.expectation(profile).is_some() && !profiles.contains(&profile) {
             return Err(format!(
                 "an expectation for {profile}, which the case does not apply to"
             ));
@@ -472,67 +677,44 @@ fn expectations(
     }
     profiles
         .into_iter()
-        .map(|profile| match profile {
-            Profile::Portable => portable(table, spec),
-            _ => {
-                let (expect, per_profile) = match table.get(profile.name()) {
-                    Some(t) => (t, true),
-                    None => (shared(table, profile)?, false),
-                };
-                let expect = expect.as_table().ok_or("an expectation must be a table")?;
-                expectation(expect, spec, profile, level, per_profile)
-            }
+        .map(|profile| match (profile, case.expectation(profile)) {
+            (Profile::Portable, _) => portable(case, spec),
+            (_, Some(own)) => expectation(own, spec, profile, level, &["deviation", "level"]),
+            (_, None) => expectation(shared(case, profile)?, spec, profile, level, &[]),
         })
         .collect()
 }
 
 /// The `expect` table, which holds for every profile without one of its own.
-fn shared(table: &toml::Table, profile: Profile) -> Result<&toml::Value, String> {
-    table
-        .get("expect")
+fn shared(case: &RawCase, profile: Profile) -> Result<&RawExpect, String> {
+    case.expect
+        .as_ref()
         .ok_or_else(|| format!("no expectation for {profile}"))
 }
 
 /// The portable expectation: the `portable` table's own expectation keys, else `expect`'s,
 /// else the `strict` table's (the reference behaves under `portable` as under `strict`),
 /// with the rule it checks and its level (by default the rule's).
-fn portable(table: &toml::Table, spec: &OpSpec) -> Result<Expectation, String> {
-    let own = match table.get("portable") {
-        Some(t) => t.as_table().ok_or("portable must be a table")?.clone(),
-        None => toml::Table::new(),
-    };
-    let id = string(&own, "rule")?.ok_or(
+fn portable(case: &RawCase, spec: &OpSpec) -> Result<Expectation, String> {
+    let own = case.portable.clone().unwrap_or_default();
+    check_extras(&own, &["rule", "level", "accept"])?;
+    let id = own.rule.as_deref().ok_or(
         "a portable expectation needs a rule (an id of docs/guarantees.md, such as \"G1\")",
     )?;
-    let rule = guarantee::find(&id).ok_or_else(|| format!("unknown rule {id:?}"))?;
-    let mut keys = own.clone();
-    keys.remove("rule");
-    keys.remove("level");
-    let accepted = match keys.remove("accept") {
+    let rule = guarantee::find(id).ok_or_else(|| format!("unknown rule {id:?}"))?;
+    let accepted = match &own.accept {
         None => Vec::new(),
-        Some(list) => accepted(&list, spec)?,
+        Some(list) => accepted(list, spec)?,
     };
-    let expect = if !keys.is_empty() {
-        keys
-    } else if let Some(strict) = table
-        .get("strict")
-        .filter(|_| !table.contains_key("expect"))
-    {
-        let mut strict = strict
-            .as_table()
-            .ok_or("an expectation must be a table")?
-            .clone();
-        strict.remove("deviation");
-        strict.remove("level");
-        strict
+    let expect = if own.has_outputs() {
+        own.outputs()
+    } else if let Some(strict) = case.strict.as_ref().filter(|_| case.expect.is_none()) {
+        strict.outputs()
     } else {
-        shared(table, Profile::Portable)?
-            .as_table()
-            .ok_or("an expectation must be a table")?
-            .clone()
+        shared(case, Profile::Portable)?.outputs()
     };
-    let mut expectation = expectation(&expect, spec, Profile::Portable, rule.level, false)?;
-    if let Some(level) = string(&own, "level")? {
+    let mut expectation = expectation(&expect, spec, Profile::Portable, rule.level, &[])?;
+    if let Some(level) = &own.level {
         expectation.level = level.parse()?;
     }
     if matches!(expectation.expected, Expected::Raises(_)) {
@@ -567,63 +749,72 @@ fn accepted(list: &toml::Value, spec: &OpSpec) -> Result<Vec<Value>, String> {
         .collect()
 }
 
+/// Rejects what an expectation table holds beyond outputs where the table takes none
+/// of it: `deviation` and `level` belong to `praisonai` and `strict`; `rule`, `level`
+/// and `accept` to `portable`.
+fn check_extras(table: &RawExpect, allowed: &[&str]) -> Result<(), String> {
+    match table.extras().find(|key| !allowed.contains(key)) {
+        Some(key) => Err(format!("{key:?} does not belong in this expectation table")),
+        None => Ok(()),
+    }
+}
+
+/// Rejects output keys of other ops: the format knows them, this case's op does not.
+fn check_outputs(table: &RawExpect, spec: &OpSpec) -> Result<(), String> {
+    let foreign = output_keys()
+        .filter(|key| *key != "output_json" && !spec.outputs.contains(key))
+        .find(|key| table.has(key));
+    match foreign {
+        Some(key) => Err(format!(
+            "{key:?} is not an expectation key of op {}",
+            spec.op
+        )),
+        None => Ok(()),
+    }
+}
+
 fn expectation(
-    table: &toml::Table,
+    table: &RawExpect,
     spec: &OpSpec,
     profile: Profile,
     level: Level,
-    per_profile: bool,
+    extras: &[&str],
 ) -> Result<Expectation, String> {
-    let extra: &[&str] = if per_profile {
-        &["deviation", "level"]
-    } else {
-        &[]
-    };
-    let known = |key: &str| {
-        let base = key.strip_suffix("_json").unwrap_or(key);
-        key == "output_json" || spec.outputs.contains(&base) || extra.contains(&key)
-    };
-    if let Some(key) = table.keys().find(|k| !known(k)) {
-        return Err(format!(
-            "unknown expectation key {key:?} for op {}",
-            spec.op
-        ));
-    }
+    check_extras(table, extras)?;
+    check_outputs(table, spec)?;
     Ok(Expectation {
         profile,
         expected: expected(table, spec.op)?,
-        level: match string(table, "level")? {
+        level: match &table.level {
             Some(l) => l.parse()?,
             None => level,
         },
-        deviation: string(table, "deviation")?,
+        deviation: table.deviation.clone(),
         rule: None,
         accepted: Vec::new(),
     })
 }
 
 /// The expected output from an expectation table.
-fn expected(table: &toml::Table, op: &str) -> Result<Expected, String> {
-    if let Some(json) = table.get("output_json") {
+fn expected(table: &RawExpect, op: &str) -> Result<Expected, String> {
+    if let Some(json) = &table.output_json {
         return from_json(json).map(Expected::Output);
     }
-    if let Some(class) = string(table, "error")? {
-        return Ok(Expected::Raises(class));
+    if let Some(class) = &table.error {
+        return Ok(Expected::Raises(class.clone()));
     }
+    let optional = |key: &str| value(table.output(key), key);
     let required =
-        |key: &str| value(table, key)?.ok_or_else(|| format!("expectation key {key:?} is missing"));
+        |key: &str| optional(key)?.ok_or_else(|| format!("expectation key {key:?} is missing"));
     let output = match op {
         "salvage" => Value::dict([("calls", calls(required("calls")?)?)]),
         "turn" => turn_output(table)?,
         "execute" => {
             let mut pairs = vec![
-                (
-                    "dispatched",
-                    value(table, "dispatched")?.unwrap_or(Value::None),
-                ),
+                ("dispatched", optional("dispatched")?.unwrap_or(Value::None)),
                 ("returned", required("returned")?),
             ];
-            if let Some(line) = value(table, "repair_log")? {
+            if let Some(line) = optional("repair_log")? {
                 pairs.push(("repair_log", line));
             }
             Value::dict(pairs)
@@ -633,7 +824,7 @@ fn expected(table: &toml::Table, op: &str) -> Result<Expected, String> {
                 ("role", required("role")?),
                 ("content", required("content")?),
             ];
-            if let Some(id) = value(table, "tool_call_id")? {
+            if let Some(id) = optional("tool_call_id")? {
                 message.push(("tool_call_id", id));
             }
             Value::dict([("message", Value::dict(message))])
@@ -644,19 +835,20 @@ fn expected(table: &toml::Table, op: &str) -> Result<Expected, String> {
 
 /// A `turn` expectation: `executed` and `tool_messages` default to `[]`, `final` to
 /// `null`, `raised` to absent; `model_calls` is required.
-fn turn_output(table: &toml::Table) -> Result<Value, String> {
+fn turn_output(table: &RawExpect) -> Result<Value, String> {
+    let optional = |key: &str| value(table.output(key), key);
     let list = |key: &str| -> Result<Value, String> {
-        Ok(value(table, key)?.unwrap_or(Value::List(Vec::new())))
+        Ok(optional(key)?.unwrap_or(Value::List(Vec::new())))
     };
     let mut pairs = vec![
         ("executed", list("executed")?),
         ("tool_messages", list("tool_messages")?),
-        ("final", value(table, "final")?.unwrap_or(Value::None)),
+        ("final", optional("final")?.unwrap_or(Value::None)),
     ];
-    if let Some(raised) = value(table, "raised")? {
+    if let Some(raised) = optional("raised")? {
         pairs.push(("raised", raised));
     }
-    let calls = value(table, "model_calls")?.ok_or("expectation key \"model_calls\" is missing")?;
+    let calls = optional("model_calls")?.ok_or("expectation key \"model_calls\" is missing")?;
     pairs.push(("model_calls", calls));
     Ok(Value::dict(pairs))
 }
@@ -704,6 +896,55 @@ mod tests {
             "[defaults]\nop = \"salvage\"\ntools = [\"write_note\"]\nadapter = \"ollama\"\nsource = \"test\"\n\n[[case]]\nname = \"c\"\ncontent = 'x'\n{case}"
         );
         load_text("f/t", Path::new("f/t.toml"), &text)
+    }
+
+    /// The one error of loading `text`, shown as `toolfix conform` shows it.
+    fn only_error(text: &str) -> String {
+        let errors = load_text("f/t", Path::new("f/t.toml"), text).expect_err(text);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        errors[0].to_string()
+    }
+
+    #[test]
+    fn an_unknown_key_is_named_with_file_and_line() {
+        let good = "[defaults]\nop = \"salvage\"\ntools = [\"a\"]\nadapter = \"ollama\"\nsource = \"test\"\n\n[[case]]\nname = \"c\"\ncontent = 'x'\nexpect.calls = []\n";
+        assert!(load_text("f/t", Path::new("f/t.toml"), good).is_ok());
+        for (bad, shown) in [
+            (
+                good.replace("content =", "contnet ="),
+                "f/t.toml: line 9: unknown field `contnet`",
+            ),
+            (
+                good.replace("expect.calls", "expect.call"),
+                "f/t.toml: line 10: unknown field `call`",
+            ),
+            (
+                good.replace("source =", "sauce ="),
+                "f/t.toml: line 5: unknown field `sauce`",
+            ),
+            (
+                good.replace("[[case]]", "[[cases]]"),
+                "f/t.toml: line 7: unknown field `cases`",
+            ),
+            (
+                format!("{good}policies = {{ lenient = true }}\n"),
+                "f/t.toml: line 11: unknown field `lenient`",
+            ),
+        ] {
+            let error = only_error(&bad);
+            assert!(error.starts_with(shown), "{error}");
+        }
+    }
+
+    #[test]
+    fn a_key_of_another_op_is_named_with_its_case_and_line() {
+        let error = only_error(
+            "[defaults]\nop = \"salvage\"\ntools = []\nadapter = \"ollama\"\nsource = \"t\"\n\n[[case]]\nname = \"c\"\ncontent = 'x'\ncall_json = '{}'\nexpect.returned = 1\n",
+        );
+        assert_eq!(
+            error,
+            "f/t.toml: line 7: case \"c\": key \"call_json\" is not an input of op salvage"
+        );
     }
 
     #[test]

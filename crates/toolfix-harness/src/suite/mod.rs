@@ -11,6 +11,7 @@ pub mod embedded;
 pub mod forms;
 pub mod guarantee;
 pub mod load;
+pub(crate) mod schema;
 pub mod semantic;
 pub mod streamed;
 mod toml_value;

@@ -29,9 +29,6 @@ pub fn to_value(toml: &toml::Value) -> Result<Value, String> {
 
 /// A value given as JSON text (`key_json = '…'`), with the protocol's `$float` and
 /// `$opaque` wrappers.
-pub fn from_json(text: &toml::Value) -> Result<Value, String> {
-    let text = text
-        .as_str()
-        .ok_or("a _json key must hold a string of JSON")?;
+pub fn from_json(text: &str) -> Result<Value, String> {
     decode_line(text.as_bytes())
 }
