@@ -14,7 +14,7 @@ this writes each reason from what the parser returned:
   pass stay passes), whose reason says whether the failure is the parser's (the batch
   case fails the same way, or a chunking a server could send fails) or the harness's.
 
-The run's driver declares its forms and `token_chunks`, so the harness no longer sends
+The run's driver declares its forms and `token_chunks`, so the harness does not send
 what a parser was never written for; an entry whose reason starts with `harness:` is a
 case the harness still sends or judges unfairly, each named for what is missing there:
 
@@ -162,7 +162,7 @@ def stream_reason(base, twins, reads, token_chunks=False):
                      if isinstance(t.get("actual"), dict) and "error" not in t["actual"])
     only_content = same_calls and all(isinstance(t.get("actual"), dict) and "error" not in t["actual"] for t in failed)
     if only_content and failed:
-        shown = short(failed[0]["actual"].get("content", ""), 60)
+        shown = short(failed[0]["actual"].get("content", ""), 60) or "it shows nothing"
         if base is not None and failing(base):
             return f"the calls are right but the text shown differs ({shown}), as the batch answer differs [{where}]"
         if failed[0].get("rule") in SAFETY:
