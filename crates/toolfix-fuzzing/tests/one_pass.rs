@@ -11,13 +11,14 @@ use std::path::{Path, PathBuf};
 
 use arbitrary::Unstructured;
 use serde::Deserialize;
-use toolfix::py::Value;
+use toolfix::py::{PyStr, Value};
 use toolfix::salvage::{
     Allowlist, Call, Request, SalvageError, salvage, salvage_one_pass, salvage_one_pass_chunked,
 };
 use toolfix::{Adapter, Profile};
 use toolfix_fuzzing::choice::Mode;
 use toolfix_fuzzing::reply::Reply;
+use toolfix_harness::protocol::ops::tool_entries;
 use toolfix_harness::suite::load_dir;
 
 /// The listed differences.
@@ -79,19 +80,40 @@ fn with_stack(check: fn()) {
         .unwrap();
 }
 
-/// The tool entries a case offers: a name is an OpenAI tool entry, anything else verbatim.
-fn entries(tools: &[Value]) -> Vec<Value> {
-    tools
+/// A salvage spec case's input: its id, reply, tools and adapter.
+struct SalvageCase {
+    id: String,
+    content: PyStr,
+    tools: Allowlist,
+    adapter: Adapter,
+}
+
+/// Every salvage spec case whose tool list `strict` reads (a malformed list is an error
+/// before salvage runs, the same for both readings).
+fn salvage_cases() -> Vec<SalvageCase> {
+    let cases = load_dir(&repository().join("spec-cases")).expect("the suite loads");
+    cases
         .iter()
-        .map(|tool| match tool {
-            Value::Str(name) => Value::dict([
-                ("type", Value::str("function")),
-                (
-                    "function",
-                    Value::dict([("name", Value::Str(name.clone()))]),
-                ),
-            ]),
-            other => other.clone(),
+        .filter(|case| case.op == "salvage")
+        .filter_map(|case| {
+            let input = &case.input;
+            let (Some(Value::Str(content)), Some(Value::List(tools))) =
+                (input.get("content"), input.get("tools"))
+            else {
+                return None;
+            };
+            let adapter = match input.get("adapter") {
+                Some(Value::Str(name)) => name.to_string().parse().ok()?,
+                _ => Adapter::Local,
+            };
+            let entries = tool_entries(tools);
+            let tools = Allowlist::from_tool_entries(&entries, Profile::Strict).ok()?;
+            Some(SalvageCase {
+                id: case.id.clone(),
+                content: content.clone(),
+                tools,
+                adapter,
+            })
         })
         .collect()
 }
@@ -126,25 +148,11 @@ fn check_listed(found: &BTreeSet<String>, unlisted: &[String], kind: &str) {
 fn spec_cases_read_the_same_but_where_listed() {
     with_stack(|| {
         let listed = listed();
-        let cases = load_dir(&repository().join("spec-cases")).expect("the suite loads");
         let mut found = BTreeSet::new();
         let mut unlisted = Vec::new();
-        for case in cases.iter().filter(|c| c.op == "salvage") {
-            let input = &case.input;
-            let (Some(Value::Str(content)), Some(Value::List(tools))) =
-                (input.get("content"), input.get("tools"))
-            else {
-                continue;
-            };
-            let adapter: Adapter = match input.get("adapter") {
-                Some(Value::Str(name)) => name.to_string().parse().unwrap(),
-                _ => Adapter::Local,
-            };
-            let Ok(tools) = Allowlist::from_tool_entries(&entries(tools), Profile::Strict) else {
-                continue;
-            };
-            let request = Request::new(content, &tools)
-                .adapter(adapter)
+        for case in salvage_cases() {
+            let request = Request::new(&case.content, &case.tools)
+                .adapter(case.adapter)
                 .profile(Profile::Strict);
             if let Some((scan, pass)) = differ(&request) {
                 found.insert(case.id.clone());
@@ -318,24 +326,15 @@ fn stream_differs(
 #[test]
 fn streams_read_as_batch_on_every_spec_case() {
     with_stack(|| {
-        let cases = load_dir(&repository().join("spec-cases")).expect("the suite loads");
         let mut differing = Vec::new();
         let mut early = Early::default();
-        for case in cases.iter().filter(|c| c.op == "salvage") {
-            let input = &case.input;
-            let (Some(Value::Str(content)), Some(Value::List(tools))) =
-                (input.get("content"), input.get("tools"))
-            else {
+        for case in salvage_cases() {
+            let Some(text) = case.content.as_str() else {
                 continue;
             };
-            let Some(text) = content.as_str() else {
-                continue;
-            };
-            let Ok(tools) = Allowlist::from_tool_entries(&entries(tools), Profile::Strict) else {
-                continue;
-            };
+            let tools = &case.tools;
             for text in [text.to_owned(), opened(text)] {
-                let request = Request::new(text.as_str(), &tools).adapter(Adapter::Ollama);
+                let request = Request::new(text.as_str(), tools).adapter(Adapter::Ollama);
                 let seed = case.id.len() as u64;
                 if let Some(why) = stream_differs(&request, &text, seed, &mut early) {
                     differing.push(format!("{}: {why}", case.id));

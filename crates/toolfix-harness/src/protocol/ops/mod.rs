@@ -7,7 +7,7 @@ mod salvage;
 mod salvage_stream;
 mod turn;
 
-pub(crate) use salvage::tool_entries;
+pub use salvage::tool_entries;
 
 use super::message::Answer;
 use toolfix::Profile;

@@ -22,7 +22,7 @@ pub fn run(input: &Value, profile: Profile) -> Result<Value, String> {
 
 /// The tool list as the adapter receives it: a name becomes an OpenAI tool entry, any
 /// other value is passed verbatim, `{"$raw": V}` passes `V` verbatim.
-pub(crate) fn tool_entries(tools: &[Value]) -> Vec<Value> {
+pub fn tool_entries(tools: &[Value]) -> Vec<Value> {
     tools
         .iter()
         .map(|tool| match tool {
