@@ -32,7 +32,7 @@ use super::fence::Masked;
 use super::payload::Payloads;
 use super::span::{Candidates, Found};
 use super::stream::frontier::{self, Scan};
-use super::text::cp_at;
+use super::text::{cp_at, cp_start_before};
 use super::{Allowlist, SalvageError};
 use crate::profile::Profile;
 use crate::py::unicode::is_space;
@@ -187,7 +187,7 @@ impl Reader<'_> {
     /// reached the end of the text). The readers see the text from the code point before
     /// `at` (which `\b` looks at) to the end.
     fn block_at(&self, at: usize) -> Result<Option<Option<Block>>, SalvageError> {
-        let from = previous_cp_start(self.text, at);
+        let from = cp_start_before(self.text, at).unwrap_or(0);
         let sub = &self.text[from..];
         let masked = Masked::with_ranges(sub, Vec::new());
         let payloads = Payloads::new(&masked, self.tools, self.profile);
@@ -310,13 +310,4 @@ fn reasoning_at(text: &[u8], at: usize) -> Option<usize> {
         })
         .min();
     Some(close.unwrap_or(usize::MAX))
-}
-
-/// Where the code point before `at` starts (0 at the start of the text).
-fn previous_cp_start(text: &[u8], at: usize) -> usize {
-    let mut i = at.saturating_sub(1);
-    while i > 0 && text[i] & 0xC0 == 0x80 {
-        i -= 1;
-    }
-    i
 }

@@ -60,7 +60,7 @@ pub fn cp_before(text: &[u8], i: usize) -> Option<u32> {
 }
 
 /// Where the code point that ends right before `i` starts, or `None` at the start.
-fn cp_start_before(text: &[u8], i: usize) -> Option<usize> {
+pub fn cp_start_before(text: &[u8], i: usize) -> Option<usize> {
     text[..i].iter().rposition(|&b| b & 0xC0 != 0x80)
 }
 
