@@ -14,6 +14,7 @@ use serde::Deserialize;
 use toolfix::py::{PyStr, Value};
 use toolfix::salvage::{
     Allowlist, Call, Request, SalvageError, salvage, salvage_one_pass, salvage_one_pass_chunked,
+    salvage_one_pass_unmemoised,
 };
 use toolfix::{Adapter, Profile};
 use toolfix_fuzzing::choice::Mode;
@@ -48,8 +49,17 @@ fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The calls of both readings, when they differ.
+/// The calls of `salvage` and `salvage_one_pass`, when they differ.
 fn differ(request: &Request<'_>) -> Option<(String, String)> {
+    differ_by(request, salvage, salvage_one_pass)
+}
+
+/// The calls of two salvages of `request`, when they differ.
+fn differ_by(
+    request: &Request<'_>,
+    one: fn(&Request<'_>) -> Result<Vec<Call>, SalvageError>,
+    other: fn(&Request<'_>) -> Result<Vec<Call>, SalvageError>,
+) -> Option<(String, String)> {
     let show = |result: Result<Vec<Call>, SalvageError>| match result {
         Ok(calls) => calls
             .iter()
@@ -66,8 +76,8 @@ fn differ(request: &Request<'_>) -> Option<(String, String)> {
             .join("\n    "),
         Err(error) => format!("error {error}"),
     };
-    let (scan, pass) = (show(salvage(request)), show(salvage_one_pass(request)));
-    (scan != pass).then_some((scan, pass))
+    let (one, other) = (show(one(request)), show(other(request)));
+    (one != other).then_some((one, other))
 }
 
 /// Runs `check` on a thread with room for CPython's recursion limits.
@@ -388,3 +398,37 @@ fn opened(text: &str) -> String {
 
 /// Grammar replies streamed under every chunking.
 const STREAMED_REPLIES: usize = 60;
+
+/// Where the memo of the one-pass reading (one scan of a dialect serving every later
+/// place it can) reads `request` otherwise than a scan at every place.
+fn memo_differs(request: &Request<'_>, text: &str) -> Option<String> {
+    let (memo, fresh) = differ_by(request, salvage_one_pass, salvage_one_pass_unmemoised)?;
+    Some(format!("{text:?}\n  memo: {memo}\n  fresh: {fresh}"))
+}
+
+#[test]
+fn the_memo_reads_as_a_scan_at_every_place() {
+    with_stack(|| {
+        let mut differing = Vec::new();
+        for case in salvage_cases() {
+            let Some(text) = case.content.as_str() else {
+                continue;
+            };
+            for text in [text.to_owned(), opened(text)] {
+                let request = Request::new(text.as_str(), &case.tools).adapter(Adapter::Ollama);
+                differing.extend(memo_differs(&request, &text));
+            }
+        }
+        let mut state = 0x5851_F42D_4C95_7F2D;
+        for i in 0..GRAMMAR_REPLIES {
+            let bytes = grammar_bytes(i, &mut state);
+            let mode = [Mode::Clean, Mode::Hostile][i % 2];
+            let reply = Reply::generate(&mut Unstructured::new(&bytes), mode).unwrap();
+            let tools = reply.offered.allowlist();
+            let text = reply.render().text;
+            let request = Request::new(text.as_str(), &tools).adapter(Adapter::Ollama);
+            differing.extend(memo_differs(&request, &text));
+        }
+        assert!(differing.is_empty(), "{}", differing.join("\n"));
+    });
+}

@@ -248,6 +248,18 @@ fn salvage_text(
 /// two are built side by side. Not for use: it is as slow as it is simple.
 #[doc(hidden)]
 pub fn salvage_one_pass(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
+    one_pass(request, pass::Memo::On)
+}
+
+/// [`salvage_one_pass`] with every dialect scanned afresh at every place the reading
+/// stops at: the definition its memo (`pass::blocks`) is held to. Quadratic; not for use.
+#[doc(hidden)]
+pub fn salvage_one_pass_unmemoised(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
+    one_pass(request, pass::Memo::Off)
+}
+
+/// The one-pass salvage, with or without the memo.
+fn one_pass(request: &Request<'_>, memo: pass::Memo) -> Result<Vec<Call>, SalvageError> {
     let content = request.content.as_bytes();
     if !request.profile.reads_native_formats() {
         return salvage(request);
@@ -264,7 +276,7 @@ pub fn salvage_one_pass(request: &Request<'_>) -> Result<Vec<Call>, SalvageError
     if !probe::has_marker(content, request.profile) {
         return Ok(Vec::new());
     }
-    let found = pass::read(content, request.tools, request.profile)?;
+    let found = pass::read(content, request.tools, request.profile, memo)?;
     let mut calls = Vec::with_capacity(found.len());
     for (position, (span, dialect, found)) in found.into_iter().enumerate() {
         found.args.check(request.profile)?;
@@ -296,7 +308,7 @@ pub fn salvage_one_pass_chunked(
     cuts: &[usize],
 ) -> Result<Chunked, SalvageError> {
     let content = request.content.as_bytes();
-    let mut reading = pass::Reading::new(request.tools, request.profile);
+    let mut reading = pass::Reading::new(request.tools, request.profile, pass::Memo::On);
     let mut given = Vec::with_capacity(cuts.len());
     for &cut in cuts {
         let text = &content[..cut];

@@ -91,6 +91,27 @@ pub fn scan(text: &[u8], from: usize) -> Scan {
     }
 }
 
+/// [`scan`], looking at a window of the text from `from` that grows until it holds the
+/// answer: what a reading that asks again and again from places further on needs, so that
+/// the asking costs the distance to each answer, not to the end of the text each time.
+/// No marker (word, tag or fence mark) holds a byte that ends another, so a marker found
+/// in a window is the first in the text.
+pub fn scan_near(text: &[u8], from: usize) -> Scan {
+    let mut window = 64;
+    loop {
+        let mut end = from.saturating_add(window).min(text.len());
+        // On a code point's first byte, so the window is text.
+        while text.get(end).is_some_and(|&b| b & 0xC0 == 0x80) {
+            end += 1;
+        }
+        let found = scan(&text[..end], from);
+        if matches!(found, Scan::Marker(_)) || end == text.len() {
+            return found;
+        }
+        window *= 2;
+    }
+}
+
 /// The first `action` (with `re.I` folds) that begins in `from..limit`, found through its
 /// `c`.
 fn action_before(text: &[u8], from: usize, limit: usize) -> Option<usize> {

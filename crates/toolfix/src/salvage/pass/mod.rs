@@ -20,22 +20,24 @@
 //!
 //! What a region is depends only on the text from its start on, so a quoted marker
 //! inside a call's arguments is the call's text, a fence inside a call is the call's
-//! own, and text after a region never changes what it was. The readers here are today's
-//! scanners run over the text from the region's start (quadratic on purpose: this is the
-//! semantics to be held to the old core, not the speed).
+//! own, and text after a region never changes what it was. The readers are the
+//! registry's scanners, run from the region's start; one scan serves every later place
+//! it can (`blocks`), which keeps the reading linear.
 
 use std::ops::Range;
 
+mod blocks;
+
+use super::dialect::Dialect;
 use super::dialect::tokens::{harmony, reasoning};
-use super::dialect::{Dialect, REGISTRY, Scanner};
-use super::fence::Masked;
-use super::payload::Payloads;
-use super::span::{Candidates, Found};
+use super::span::Found;
 use super::stream::frontier::{self, Scan};
-use super::text::{cp_at, cp_start_before};
+use super::text::cp_at;
 use super::{Allowlist, SalvageError};
 use crate::profile::Profile;
 use crate::py::unicode::is_space;
+use blocks::Blocks;
+pub use blocks::Memo;
 
 /// Reasoning blocks: an opener and the closers that end it.
 const REASONING: [(&str, &[&str]); 4] = [
@@ -63,8 +65,9 @@ pub fn read(
     content: &[u8],
     tools: &Allowlist,
     profile: Profile,
+    memo: Memo,
 ) -> Result<Vec<Settled>, SalvageError> {
-    let mut reading = Reading::new(tools, profile);
+    let mut reading = Reading::new(tools, profile, memo);
     reading.advance(content, true)?;
     Ok(reading.found)
 }
@@ -80,33 +83,35 @@ pub struct Reading<'t> {
     pub reasoning_seen: bool,
     /// Where the first region not yet decided begins.
     pos: usize,
+    memo: Memo,
 }
 
 impl<'t> Reading<'t> {
     /// A reading of a reply not begun.
-    pub fn new(tools: &'t Allowlist, profile: Profile) -> Reading<'t> {
+    pub fn new(tools: &'t Allowlist, profile: Profile, memo: Memo) -> Reading<'t> {
         Reading {
             tools,
             profile,
             found: Vec::new(),
             reasoning_seen: false,
             pos: 0,
+            memo,
         }
     }
 
     /// Decides every region of `text` (the reply so far, all of it when `at_end`) that
     /// the text decides, from where the last call stopped.
     pub fn advance(&mut self, text: &[u8], at_end: bool) -> Result<(), SalvageError> {
+        let blocks = Blocks::new(text, at_end, self.tools, self.profile, self.memo);
+        let mut reader = Reader {
+            text,
+            at_end,
+            blocks,
+        };
         loop {
-            let at = match frontier::scan(text, self.pos) {
+            let at = match frontier::scan_near(text, self.pos) {
                 Scan::Marker(at) => at,
                 Scan::Partial(_) | Scan::Clear => return Ok(()),
-            };
-            let reader = Reader {
-                text,
-                at_end,
-                tools: self.tools,
-                profile: self.profile,
             };
             match reader.region_at(at, self)? {
                 Some(end) => self.pos = end,
@@ -119,19 +124,19 @@ impl<'t> Reading<'t> {
     }
 }
 
-/// What the reader reads: the reply so far, and whether it is all of it.
+/// What the reader reads: the reply so far, whether it is all of it, and the dialects'
+/// blocks in it.
 struct Reader<'t> {
     text: &'t [u8],
     at_end: bool,
-    tools: &'t Allowlist,
-    profile: Profile,
+    blocks: Blocks<'t>,
 }
 
 impl Reader<'_> {
     /// Reads what begins at `at` into `reading`, and returns where reading goes on, or
     /// `None` when the text does not decide it yet.
     fn region_at(
-        &self,
+        &mut self,
         at: usize,
         reading: &mut Reading<'_>,
     ) -> Result<Option<usize>, SalvageError> {
@@ -152,7 +157,7 @@ impl Reader<'_> {
             reading.reasoning_seen = true;
             return Ok(Some(at + reasoning::THINK_CLOSE.len()));
         }
-        let Some(block) = self.block_at(at)? else {
+        let Some(block) = self.blocks.at(at)? else {
             return Ok(None);
         };
         match block {
@@ -181,39 +186,6 @@ impl Reader<'_> {
     fn settled(&self, at: usize) -> bool {
         self.at_end || look_ahead(&self.text[at..]) >= LOOK_AHEAD
     }
-
-    /// The block of a dialect that begins at `at`, with its calls: `Some(None)` when no
-    /// dialect reads one there, `None` when the text does not decide it yet (a reader
-    /// reached the end of the text). The readers see the text from the code point before
-    /// `at` (which `\b` looks at) to the end.
-    fn block_at(&self, at: usize) -> Result<Option<Option<Block>>, SalvageError> {
-        let from = cp_start_before(self.text, at).unwrap_or(0);
-        let sub = &self.text[from..];
-        let masked = Masked::with_ranges(sub, Vec::new());
-        let payloads = Payloads::new(&masked, self.tools, self.profile);
-        for spec in &REGISTRY {
-            let mut candidates = Candidates::new();
-            match spec.scanner() {
-                Scanner::None => continue,
-                Scanner::Embedded(scan) => scan(&payloads, &mut candidates)?,
-                Scanner::Token(scan) => scan(&payloads, &mut candidates),
-            }
-            // A structure the reader left open (it reached the end of the text) where
-            // this block begins, or where one could go on it, may yet read otherwise.
-            let open_by =
-                |end: usize| !self.at_end && payloads.open().is_some_and(|open| open <= end);
-            if open_by(at - from) {
-                return Ok(None);
-            }
-            if let Some((end, calls)) = structure(sub, candidates, at - from, from) {
-                if open_by(end - from + separators(&sub[end - from..])) {
-                    return Ok(None);
-                }
-                return Ok(Some(Some((end, calls))));
-            }
-        }
-        Ok(Some(None))
-    }
 }
 
 /// How many bytes of `text` are not `str.isspace` characters, counted up to `LOOK_AHEAD`.
@@ -229,50 +201,6 @@ fn look_ahead(text: &[u8]) -> usize {
         i += len;
     }
     seen
-}
-
-/// The structure of `candidates` (spans in `sub`, which starts at `from`) that begins at
-/// `offset`: its first candidate and those that follow it directly without an opener of
-/// their own. Its end in the reply, and its calls.
-fn structure(sub: &[u8], candidates: Candidates, offset: usize, from: usize) -> Option<Block> {
-    let mut all: Vec<_> = candidates.into_found().collect();
-    all.sort_by_key(|(c, _)| c.span.start);
-    let first = all.iter().position(|(c, _)| c.span.start == offset)?;
-    let mut end = offset;
-    let mut calls = Vec::new();
-    for (candidate, found) in all.into_iter().skip(first) {
-        let span = candidate.span.clone();
-        let continues = span.start == offset
-            || (span.start >= end
-                && only_separators(&sub[end..span.start])
-                && !super::dialect::opens_at(sub, span.start));
-        if !continues {
-            break;
-        }
-        end = end.max(span.end);
-        if let Some(found) = found {
-            calls.push((from + span.start..from + span.end, candidate.dialect, found));
-        }
-    }
-    Some((from + end, calls))
-}
-
-/// Whether `gap`, between two calls of one structure, holds only what separates them.
-fn only_separators(gap: &[u8]) -> bool {
-    separators(gap) == gap.len()
-}
-
-/// How many bytes at the start of `text` separate two calls of one structure:
-/// `str.isspace` characters, `;` and `,`.
-fn separators(text: &[u8]) -> usize {
-    let mut i = 0;
-    while let Some((cp, len)) = cp_at(text, i) {
-        if !(is_space(cp) || cp == u32::from(b';') || cp == u32::from(b',')) {
-            break;
-        }
-        i += len;
-    }
-    i
 }
 
 /// The end of the fence that opens at `at`, if a run of three or more backticks or

@@ -1,0 +1,277 @@
+//! The dialects' blocks: what begins at a place in the reply, by the registry's readers.
+//!
+//! Each dialect's scanner reads the text from a place on and lists every candidate it
+//! finds there and after. What it lists after a later place is what a scan from that
+//! place would list, as long as no candidate of its own runs across that place (its
+//! readers look at the text from a marker on, and go on after a candidate's end), so one
+//! scan serves every place the reading stops at until the reading lands inside one of
+//! its candidates (a fence or reasoning began before that candidate and closed inside
+//! it, or another dialect's block did). Only then does that dialect scan again, from the
+//! new place. `crates/toolfix-fuzzing/tests/one_pass.rs` holds this to a scan at every
+//! place (`Memo::Off`).
+
+use std::ops::Range;
+
+use super::super::dialect::{REGISTRY, Scanner, Spec, opens_at};
+use super::super::fence::Masked;
+use super::super::payload::Payloads;
+use super::super::span::{Candidates, Found};
+use super::super::text::{cp_at, cp_start_before};
+use super::super::{Allowlist, SalvageError};
+use super::Block;
+use crate::profile::Profile;
+use crate::py::unicode::is_space;
+use crate::salvage::dialect::Dialect;
+
+/// Whether a dialect's scan serves later places (`On`), or every place is scanned afresh
+/// (`Off`: the definition the memo is held to, quadratic).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Memo {
+    /// One scan serves every place it can.
+    On,
+    /// A scan at every place.
+    Off,
+}
+
+/// What the dialects read in one reading of the text so far.
+pub struct Blocks<'t> {
+    text: &'t [u8],
+    at_end: bool,
+    tools: &'t Allowlist,
+    profile: Profile,
+    memo: Memo,
+    /// The last scan of each dialect of the registry, by its index there.
+    scans: Vec<Option<Scan>>,
+    /// The first place after the last one asked about where a scan lists a candidate or
+    /// left a structure open: before it, no dialect reads a block, and every scan still
+    /// serves (a place inside a candidate lies after that candidate's start). Most places
+    /// a flood of markers stops at are answered by this one comparison.
+    horizon: usize,
+}
+
+/// A candidate of a scan: its span in the reply, its dialect, and what it found.
+type Candidate = (Range<usize>, Dialect, Option<Found>);
+
+/// One dialect's scan of the text from a place on.
+struct Scan {
+    /// The place it was scanned for: it serves this place and later ones.
+    at: usize,
+    /// Where the scanned text began: the code point before `at`, which `\b` reads.
+    from: usize,
+    /// Its candidates, spans in the reply's offsets, by start (stable: candidates that
+    /// start together keep the scanner's order), with what each found (a rejected one
+    /// found nothing, and reserves its span).
+    list: Vec<Candidate>,
+    /// `reach[i]`: the furthest end of `list[..=i]`: a place is inside a candidate when
+    /// the reach of those before it passes it.
+    reach: Vec<usize>,
+    /// How many candidates start before the last place asked about: places only grow, so
+    /// finding the next costs the candidates passed, once each.
+    passed: usize,
+    /// Where the earliest structure that reached the end of the text begins.
+    open: Option<usize>,
+}
+
+impl<'t> Blocks<'t> {
+    /// The blocks of `text` (all of the reply when `at_end`), nothing scanned yet.
+    pub fn new(
+        text: &'t [u8],
+        at_end: bool,
+        tools: &'t Allowlist,
+        profile: Profile,
+        memo: Memo,
+    ) -> Blocks<'t> {
+        Blocks {
+            text,
+            at_end,
+            tools,
+            profile,
+            memo,
+            scans: (0..REGISTRY.len()).map(|_| None).collect(),
+            horizon: 0,
+        }
+    }
+
+    /// The block of a dialect that begins at `at`, with its calls: `Some(None)` when no
+    /// dialect reads one there, `None` when the text does not decide it yet (a reader
+    /// reached the end of the text where the block begins, or where it could go on).
+    /// The dialects are asked in registry order; the first that reads a block wins.
+    pub fn at(&mut self, at: usize) -> Result<Option<Option<Block>>, SalvageError> {
+        if self.memo == Memo::On && at < self.horizon {
+            return Ok(Some(None));
+        }
+        let block = self.read_at(at)?;
+        // A dialect not yet scanned (an earlier one read the block) is asked at the next
+        // place.
+        self.horizon = REGISTRY
+            .iter()
+            .zip(&self.scans)
+            .filter(|(spec, _)| !matches!(spec.scanner(), Scanner::None))
+            .fold(usize::MAX, |horizon, (_, scan)| match scan {
+                Some(scan) => horizon.min(scan.next_after(at, self.at_end)),
+                None => 0,
+            });
+        Ok(block)
+    }
+
+    /// [`Blocks::at`], asking each dialect.
+    fn read_at(&mut self, at: usize) -> Result<Option<Option<Block>>, SalvageError> {
+        let (text, at_end) = (self.text, self.at_end);
+        let from = cp_start_before(text, at).unwrap_or(0);
+        for (index, spec) in REGISTRY.iter().enumerate() {
+            if matches!(spec.scanner(), Scanner::None) {
+                continue;
+            }
+            let scan = self.scan_for(index, spec, at, from)?;
+            let open_by = |end: usize| !at_end && scan.open.is_some_and(|open| open <= end);
+            if open_by(at) {
+                return Ok(None);
+            }
+            if let Some((end, calls)) = scan.structure(text, at) {
+                if open_by(end + separators(&text[end..])) {
+                    return Ok(None);
+                }
+                return Ok(Some(Some((end, calls))));
+            }
+        }
+        Ok(Some(None))
+    }
+
+    /// The scan of the dialect at `index` that serves `at`: the last one if it does,
+    /// else a new one.
+    fn scan_for(
+        &mut self,
+        index: usize,
+        spec: &Spec,
+        at: usize,
+        from: usize,
+    ) -> Result<&Scan, SalvageError> {
+        let (memo, at_end) = (self.memo, self.at_end);
+        let serves = self.scans[index]
+            .as_mut()
+            .is_some_and(|scan| memo == Memo::On && scan.serves(at, from, at_end));
+        if !serves {
+            let mut scan = self.scan(spec, at, from)?;
+            scan.seek(at);
+            self.scans[index] = Some(scan);
+        }
+        Ok(self.scans[index].as_ref().expect("scanned above"))
+    }
+
+    /// A scan of `spec`'s dialect over the text from `from` on, for the place `at`.
+    fn scan(&self, spec: &Spec, at: usize, from: usize) -> Result<Scan, SalvageError> {
+        let sub = &self.text[from..];
+        let masked = Masked::with_ranges(sub, Vec::new());
+        let payloads = Payloads::new(&masked, self.tools, self.profile);
+        let mut candidates = Candidates::new();
+        match spec.scanner() {
+            Scanner::None => {}
+            Scanner::Embedded(scan) => scan(&payloads, &mut candidates)?,
+            Scanner::Token(scan) => scan(&payloads, &mut candidates),
+        }
+        let mut list: Vec<Candidate> = candidates
+            .into_found()
+            .map(|(c, found)| {
+                let span = from + c.span.start..from + c.span.end;
+                (span, c.dialect, found)
+            })
+            .collect();
+        list.sort_by_key(|(span, _, _)| span.start);
+        let reach = list
+            .iter()
+            .scan(0, |furthest, (span, _, _)| {
+                *furthest = span.end.max(*furthest);
+                Some(*furthest)
+            })
+            .collect();
+        Ok(Scan {
+            at,
+            from,
+            list,
+            reach,
+            passed: 0,
+            open: payloads.open().map(|open| from + open),
+        })
+    }
+}
+
+impl Scan {
+    /// Whether this scan lists what a scan for `at` (of the text from `from`) would: it
+    /// was made for an earlier place, none of its candidates runs across `at`, and (while
+    /// the text may go on) no structure it left open begins before `from`, where a scan
+    /// from there would not see it.
+    fn serves(&mut self, at: usize, from: usize, at_end: bool) -> bool {
+        if at < self.at || from < self.from {
+            return false;
+        }
+        self.seek(at);
+        let across = self.passed > 0 && self.reach[self.passed - 1] > at;
+        let open_before = !at_end && self.open.is_some_and(|open| open < from);
+        !across && !open_before
+    }
+
+    /// Moves past the candidates that start before `at`, a place no earlier than the last.
+    fn seek(&mut self, at: usize) {
+        let list = &self.list[self.passed..];
+        self.passed += list
+            .iter()
+            .take_while(|(span, _, _)| span.start < at)
+            .count();
+    }
+
+    /// The first place after `at` (the last place asked about) where this scan lists a
+    /// candidate, or (while the text may go on) left a structure open.
+    fn next_after(&self, at: usize, at_end: bool) -> usize {
+        let list = &self.list[self.passed..];
+        let mut after = list.iter().skip_while(|(span, _, _)| span.start <= at);
+        let start = after.next().map_or(usize::MAX, |(span, _, _)| span.start);
+        match self.open {
+            Some(open) if !at_end && open > at => start.min(open),
+            _ => start,
+        }
+    }
+
+    /// The structure that begins at `at`: its first candidate and those that follow it
+    /// directly (with only separators between, and no opener of their own). Its end, and
+    /// its calls.
+    fn structure(&self, text: &[u8], at: usize) -> Option<Block> {
+        let first = self.passed;
+        if self.list.get(first)?.0.start != at {
+            return None;
+        }
+        let mut end = at;
+        let mut calls = Vec::new();
+        for (span, dialect, found) in &self.list[first..] {
+            let continues = span.start == at
+                || (span.start >= end
+                    && only_separators(&text[end..span.start])
+                    && !opens_at(text, span.start));
+            if !continues {
+                break;
+            }
+            end = end.max(span.end);
+            if let Some(found) = found {
+                calls.push((span.clone(), *dialect, found.clone()));
+            }
+        }
+        Some((end, calls))
+    }
+}
+
+/// Whether `gap`, between two calls of one structure, holds only what separates them.
+fn only_separators(gap: &[u8]) -> bool {
+    separators(gap) == gap.len()
+}
+
+/// How many bytes at the start of `text` separate two calls of one structure:
+/// `str.isspace` characters, `;` and `,`.
+pub fn separators(text: &[u8]) -> usize {
+    let mut i = 0;
+    while let Some((cp, len)) = cp_at(text, i) {
+        if !(is_space(cp) || cp == u32::from(b';') || cp == u32::from(b',')) {
+            break;
+        }
+        i += len;
+    }
+    i
+}
