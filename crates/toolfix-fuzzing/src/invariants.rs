@@ -11,8 +11,8 @@ use toolfix::py::json::{self, DecodeLimits};
 use toolfix::py::{INT_MAX_STR_DIGITS, Value, is_space};
 use toolfix::salvage::fenced_ranges;
 use toolfix::salvage::tokens::{
-    bracket, deepseek, function, gemma, granite, harmony, kimi, minimax, mistral, phi4, pythonic,
-    reasoning, tool_call,
+    bracket, deepseek, function, gemma, granite, harmony, kimi, minimax, mistral, phi4, python_tag,
+    pythonic, react, reasoning, tool_call,
 };
 use toolfix::salvage::{Allowlist, Call, Content, Dialect};
 
@@ -101,13 +101,13 @@ pub fn outside_fences(content: Content<'_>, calls: &[Call]) -> Result<(), Violat
 }
 
 /// Under `strict` and `portable`: no call starts inside a fenced range of the content,
-/// unless the fence opens inside a token dialect's call, whose own syntax may hold a
-/// fence (DeepSeek V3's JSON between ```` ```json ```` and ```` ``` ````, a code argument),
-/// so that the fenced range `fenced_ranges` finds is not a fence there. The call holding
-/// the fence need not be recovered (one to an unoffered tool still owns its text), so
-/// this accepts any token dialect's opener before the fence, unless the opener is
-/// quoted inside a recovered call of the six dialects (then it is that call's data and
-/// hides no fence).
+/// unless the fence opens inside a dialect's block, which owns its text: the one-pass
+/// reading decides a block from its opener on, so a fence mark inside it (DeepSeek V3's
+/// JSON between ```` ```json ```` and ```` ``` ````, a code argument, a string argument
+/// of a `<tool_call>`) opens no fence. The block holding the fence need not be recovered
+/// (one to an unoffered tool, or one that fails to decode, still owns its text), so this
+/// accepts any dialect's opener before the fence (`block_openers`), unless the opener is
+/// quoted inside a recovered call (then it is that call's data and opens no block).
 ///
 /// The fences are found once and the openers only when a call starts in a fence: the
 /// `salvage` target runs this on every input.
@@ -127,10 +127,10 @@ pub fn outside_fences_strict(content: Content<'_>, calls: &[Call]) -> Result<(),
         let Some(fence) = fenced.iter().find(|f| f.contains(&start)) else {
             continue;
         };
-        let openers = openers.get_or_insert_with(|| token_openers(content.as_bytes()));
+        let openers = openers.get_or_insert_with(|| block_openers(content.as_bytes()));
         if !openers.iter().any(|&at| at <= fence.start && !quoted(at)) {
             return Err(format!(
-                "{} starts inside the fenced range {fence:?}, which no token call holds",
+                "{} starts inside the fenced range {fence:?}, which no dialect's block holds",
                 describe(call)
             ));
         }
@@ -159,6 +159,48 @@ pub fn token_openers(text: &[u8]) -> Vec<usize> {
     }
     at.sort_unstable();
     at
+}
+
+/// Where any dialect's block may start: `token_openers`, and the openers of the six
+/// dialects of the real package (`<tool_call>`, `<function=`, `[TOOL_CALL]`,
+/// `[TOOL_REQUEST]`, `<|python_tag|>`, ReAct's `action`) in any case, with the non-ASCII
+/// letters `re.IGNORECASE` folds to ASCII ones. Loose on purpose, as `token_openers` is.
+pub fn block_openers(text: &[u8]) -> Vec<usize> {
+    let mut at = token_openers(text);
+    let folded: Vec<(usize, char)> = String::from_utf8_lossy(text)
+        .char_indices()
+        .map(|(i, c)| (i, fold_to_ascii(c)))
+        .collect();
+    let six = [
+        tool_call::OPEN,
+        function::OPEN,
+        bracket::TOOL_CALL,
+        bracket::TOOL_REQUEST,
+        python_tag::TAG,
+        react::ACTION,
+    ];
+    for marker in six {
+        let marker: Vec<char> = marker.chars().map(fold_to_ascii).collect();
+        at.extend(
+            folded
+                .windows(marker.len())
+                .filter(|w| w.iter().map(|&(_, c)| c).eq(marker.iter().copied()))
+                .map(|w| w[0].0),
+        );
+    }
+    at.sort_unstable();
+    at
+}
+
+/// `c` in ASCII lower case, with the letters `re.IGNORECASE` folds to an ASCII letter
+/// (dotless and dotted I, long s, the Kelvin sign) folded to it.
+fn fold_to_ascii(c: char) -> char {
+    match c {
+        '\u{130}' | '\u{131}' => 'i',
+        '\u{17f}' => 's',
+        '\u{212a}' => 'k',
+        c => c.to_ascii_lowercase(),
+    }
 }
 
 /// Whether a Qwen3 XML or GLM call (not Hermes' `<tool_call>{…}` nor `<function=NAME>{…}`)

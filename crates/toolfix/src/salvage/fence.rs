@@ -62,27 +62,6 @@ pub fn fenced_ranges_around(text: &[u8], opaque: &[Range<usize>]) -> Vec<Range<u
     ranges
 }
 
-/// Whether `text` holds a fence mark (```` ``` ```` or `~~~`) anywhere: the scan asks it
-/// of a token span, or of the text after one, to know whether pairing fences there could
-/// read differently in another round.
-pub fn holds_mark(text: &[u8]) -> bool {
-    // One pass for both marks: a call's span rarely holds either byte at all.
-    memchr::memchr2_iter(b'`', b'~', text).any(|i| {
-        let mark = text[i];
-        text.get(i + 1..i + 3) == Some(&[mark, mark][..])
-    })
-}
-
-/// The start of the last of `ranges` (the fenced ranges of `text`) when it is still open
-/// at the end of the text: no closing run came, so more text could close it.
-pub fn unclosed(text: &[u8], ranges: &[Range<usize>]) -> Option<usize> {
-    let last = ranges.last().filter(|r| r.end == text.len())?;
-    let mark = text[last.start];
-    let run = run_length(text, last.start, mark);
-    let closed = last.len() >= 2 * run && text[last.end - run..].iter().all(|&b| b == mark);
-    (!closed).then_some(last.start)
-}
-
 /// The length of the run of `mark` bytes starting at `i`.
 fn run_length(text: &[u8], i: usize, mark: u8) -> usize {
     text[i..].iter().take_while(|&&b| b == mark).count()
@@ -209,21 +188,6 @@ fn nth_code_point_offset(text: &[u8], n: usize) -> usize {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_mark_is_three_backticks_or_three_tildes() {
-        for (text, holds) in [
-            ("x```", true),
-            ("a ~~~ b", true),
-            ("``~~", false),
-            ("`~`~`~", false),
-            ("~~", false),
-            ("``", false),
-            ("no marks", false),
-        ] {
-            assert_eq!(holds_mark(text.as_bytes()), holds, "{text:?}");
-        }
-    }
-
     fn masked(text: &str) -> String {
         String::from_utf8(Masked::new(text.as_bytes()).text().to_vec()).unwrap()
     }
@@ -240,16 +204,6 @@ mod tests {
         assert_eq!(masked("``````abc"), "         ");
         assert_eq!(masked("```\n```"), "       ");
         assert_eq!(masked("no fence"), "no fence");
-    }
-
-    #[test]
-    fn a_fence_without_its_closing_run_is_open() {
-        let open = |text: &str| unclosed(text.as_bytes(), &fenced_ranges(text.as_bytes()));
-        assert_eq!(open("a ```x"), Some(2));
-        assert_eq!(open("a ```x```"), None);
-        assert_eq!(open("````"), Some(0));
-        assert_eq!(open("```x`` "), Some(0));
-        assert_eq!(open("no fence"), None);
     }
 
     #[test]

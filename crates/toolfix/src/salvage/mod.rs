@@ -13,10 +13,13 @@
 //!    decoding payloads through `payload`;
 //! 6. **select** (`span`): text order, and nothing that starts inside an earlier call.
 //!
-//! Under `strict` and `portable` the same pipeline also recovers the native formats of
-//! today's model families (`Dialect`), masks reasoning as it masks fences (`reasoning`),
-//! and types the arguments of formats that write them as text by the tool's schema
-//! (`schema`); `scan` says in which order.
+//! Under `strict` and `portable` steps 4 to 6 are one pass instead (`pass`): the reply is
+//! read once, left to right, each region (a fence, a reasoning block, a dialect's block,
+//! prose) decided from its start on and never reopened, so a call's own text is never
+//! masked, and a stream (`Stream`) is the same reading fed the reply in parts. Those
+//! profiles also recover the native formats of today's model families (`Dialect`) and
+//! type the arguments of formats that write them as text by the tool's schema
+//! (`schema`).
 //!
 //! Every step is linear in the length of the reply, including on the inputs where CPython
 //! is quadratic (unclosed tags, failing `python_tag`/ReAct decodes, long fences).
@@ -211,15 +214,17 @@ fn whole_forms(content: &[u8], tools: &Allowlist, profile: Profile) -> Result<Wh
 /// Recovers the tool calls written as text in `request.content`, in text order. An empty
 /// list is the real package's `None`.
 pub fn salvage(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
-    salvage_text(request.content.as_bytes(), Beginning::REPLY, request)
+    salvage_with(request, Beginning::REPLY, pass::Memo::On)
 }
 
-/// Salvage of `content`, the whole reply or the rest of a streamed one (`beginning`).
-fn salvage_text(
-    content: &[u8],
-    beginning: Beginning,
+/// Salvage of `request`'s content, the whole reply or (under `praisonai`) the rest of a
+/// streamed one (`beginning`).
+fn salvage_with(
     request: &Request<'_>,
+    beginning: Beginning,
+    memo: pass::Memo,
 ) -> Result<Vec<Call>, SalvageError> {
+    let content = request.content.as_bytes();
     if !request.adapter.policy().salvages_text || content.is_empty() || request.tools.is_empty() {
         return Ok(Vec::new());
     }
@@ -231,55 +236,14 @@ fn salvage_text(
     if !beginning.marker_before && !probe::has_marker(content, request.profile) {
         return Ok(Vec::new());
     }
-    let selected = scan::scan(content, beginning, request.tools, request.profile)?;
-    // Pushed into a vector sized once (collecting `Result`s cannot size it), each call
-    // built where it is stored.
-    let mut calls = Vec::with_capacity(selected.size_hint().1.unwrap_or(0));
-    for (position, (span, dialect, found)) in selected.enumerate() {
-        found.args.check(request.profile)?;
-        let name = Value::Str(found.name);
-        calls.push(Call::new(name, found.args, span, (dialect, position)));
-    }
-    Ok(calls)
-}
-
-/// [`salvage`] by the one-pass reading (`pass`) that is to replace the scan under `strict`
-/// and `portable`: what `crates/toolfix/tests/one_pass.rs` holds to [`salvage`] while the
-/// two are built side by side. Not for use: it is as slow as it is simple.
-#[doc(hidden)]
-pub fn salvage_one_pass(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
-    one_pass(request, pass::Memo::On)
-}
-
-/// [`salvage_one_pass`] with every dialect scanned afresh at every place the reading
-/// stops at: the definition its memo (`pass::blocks`) is held to. Quadratic; not for use.
-#[doc(hidden)]
-pub fn salvage_one_pass_unmemoised(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
-    one_pass(request, pass::Memo::Off)
-}
-
-/// The one-pass salvage, with or without the memo.
-fn one_pass(request: &Request<'_>, memo: pass::Memo) -> Result<Vec<Call>, SalvageError> {
-    let content = request.content.as_bytes();
-    if !request.profile.reads_native_formats() {
-        return salvage(request);
-    }
-    if !request.adapter.policy().salvages_text || content.is_empty() || request.tools.is_empty() {
-        return Ok(Vec::new());
-    }
-    let beginning = Beginning::REPLY;
-    match whole_content_path(content, beginning, request.tools, request.profile)? {
-        Whole::Calls(calls) => return Ok(calls),
-        Whole::Reserved => return Ok(Vec::new()),
-        Whole::NotCalls => {}
-    }
-    if !probe::has_marker(content, request.profile) {
-        return Ok(Vec::new());
-    }
-    let found = pass::read(content, request.tools, request.profile, memo)?;
-    let mut calls = Vec::with_capacity(found.len());
-    for (position, (span, dialect, found)) in found.into_iter().enumerate() {
-        found.args.check(request.profile)?;
+    let (tools, profile) = (request.tools, request.profile);
+    let settled: Vec<pass::Settled> = match profile.reads_native_formats() {
+        true => pass::read(content, tools, profile, memo)?,
+        false => scan::scan(content, tools, profile)?.collect(),
+    };
+    let mut calls = Vec::with_capacity(settled.len());
+    for (position, (span, dialect, found)) in settled.into_iter().enumerate() {
+        found.args.check(profile)?;
         calls.push(Call::new(
             Value::Str(found.name),
             found.args,
@@ -290,50 +254,10 @@ fn one_pass(request: &Request<'_>, memo: pass::Memo) -> Result<Vec<Call>, Salvag
     Ok(calls)
 }
 
-/// What [`salvage_one_pass_chunked`] gives: the spans of the calls given out after each
-/// chunk, and the calls at the end.
+/// [`salvage`] with every dialect scanned afresh at every place the reading stops at:
+/// the definition the one-pass reading's memo (`pass::blocks`) is held to by
+/// `crates/toolfix-fuzzing/tests/one_pass.rs`. Quadratic; not for use.
 #[doc(hidden)]
-pub type Chunked = (Vec<Vec<std::ops::Range<usize>>>, Vec<Call>);
-
-/// [`salvage_one_pass`] streamed: the reply cut at `cuts` (increasing byte offsets on
-/// character boundaries), fed chunk by chunk to the one-pass reading. Gives how many
-/// calls had been given out after each chunk, and the calls at the end. A call is given
-/// out once its region is decided and nothing before the reply's end can withdraw it
-/// (the whole-content path, the probe, an unopened `</think>`); each is given as its
-/// span. What `crates/toolfix-fuzzing/tests/one_pass.rs` holds to batch salvage: not for
-/// use.
-#[doc(hidden)]
-pub fn salvage_one_pass_chunked(
-    request: &Request<'_>,
-    cuts: &[usize],
-) -> Result<Chunked, SalvageError> {
-    let content = request.content.as_bytes();
-    let mut reading = pass::Reading::new(request.tools, request.profile, pass::Memo::On);
-    let mut given = Vec::with_capacity(cuts.len());
-    for &cut in cuts {
-        let text = &content[..cut];
-        reading.advance(text, false)?;
-        let open = reading.reasoning_seen
-            && probe::has_marker(text, request.profile)
-            && !whole_content_pending(text);
-        let spans = reading.found.iter().map(|(span, _, _)| span.clone());
-        given.push(if open { spans.collect() } else { Vec::new() });
-    }
-    let calls = salvage_one_pass(request)?;
-    Ok((given, calls))
-}
-
-/// Whether the whole-content path may still read `text`, the start of a reply: it is
-/// empty, or begins (after whitespace, and after the reasoning it begins with) with `{`,
-/// `[` or a reasoning opener.
-fn whole_content_pending(text: &[u8]) -> bool {
-    let after = match reasoning::leading(text, Beginning::REPLY) {
-        Some(end) => &text[end..],
-        None => text,
-    };
-    let rest = &after[text::skip_space(after, 0).min(after.len())..];
-    rest.is_empty()
-        || matches!(rest[0], b'{' | b'[')
-        || reasoning::may_open(rest)
-        || reasoning::opens(rest)
+pub fn salvage_unmemoised(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
+    salvage_with(request, Beginning::REPLY, pass::Memo::Off)
 }

@@ -60,52 +60,27 @@ pub fn reasoning_ranges(
     fenced: &[Range<usize>],
     beginning: Beginning,
 ) -> Vec<Range<usize>> {
-    reasoning(text, fenced, beginning, MarkerBytes::of(text)).ranges
+    reasoning(text, fenced, beginning, MarkerBytes::of(text))
 }
 
-/// The reasoning of a text: its ranges, and whether one runs to the end of the text
-/// because its closer was not written.
-pub struct Reasoning {
-    /// Sorted and disjoint.
-    pub ranges: Vec<Range<usize>>,
-    /// Whether a block runs to the end unclosed: each block closes only with its own
-    /// closer, so `<think>…<|call|>` is still open though it ends with a Harmony closer.
-    pub open_at_end: bool,
-}
-
-impl Reasoning {
-    /// The start of the last range when a block in it is still open at the end of the
-    /// text, its closer not yet written.
-    pub fn unclosed(&self) -> Option<usize> {
-        self.ranges
-            .last()
-            .filter(|_| self.open_at_end)
-            .map(|r| r.start)
-    }
-}
-
-/// `reasoning_ranges`, and whether a block is still open at the end; `held` says which
-/// of `<` and `[` the text holds (`MarkerBytes::of`, asked once by a caller that reads
+/// `reasoning_ranges`, sorted and disjoint; `held` says which of `<` and `[` the text
+/// holds (`MarkerBytes::of`, asked once by a caller that reads
 /// the text several times).
 pub fn reasoning(
     text: &[u8],
     fenced: &[Range<usize>],
     beginning: Beginning,
     held: MarkerBytes,
-) -> Reasoning {
+) -> Vec<Range<usize>> {
     let outside = |at: usize| {
         let next = fenced.partition_point(|f| f.end <= at);
         fenced.get(next).is_none_or(|f| at < f.start)
     };
     let mut ranges = Vec::new();
-    let mut open_at_end = false;
     // Every reasoning marker holds `<` or `[`: one the text lacks (`held`) is not
     // searched for.
     if !held.any() {
-        return Reasoning {
-            ranges,
-            open_at_end,
-        };
+        return ranges;
     }
     let first_open = match held.angle {
         true => memmem::find_iter(text, BLOCKS[0].0).find(|&at| outside(at)),
@@ -134,7 +109,6 @@ pub fn reasoning(
         };
         while let Some(open) = next {
             let close = find_from(text, closer, open + opener.len(), &outside);
-            open_at_end |= close.is_none();
             let end = close.map_or(text.len(), |close| close + closer.len());
             ranges.push(open..end);
             next = find_from(text, opener, end, &outside);
@@ -163,37 +137,11 @@ pub fn reasoning(
             .iter()
             .filter_map(|(_, len, next)| next.map(|n| (n, n + len)))
             .min();
-        open_at_end |= close.is_none();
         let end = close.map_or(text.len(), |(_, end)| end);
         ranges.push(open..end);
         at = end;
     }
-    Reasoning {
-        ranges: merge(ranges),
-        open_at_end,
-    }
-}
-
-/// The first `<think>` or `</think>` outside the `fenced` ranges: it says whether the
-/// reply began with reasoning (`held` as for `reasoning`). Until one comes, a later
-/// unopened `</think>` would make everything before it reasoning.
-pub fn first_think_marker(
-    text: &[u8],
-    fenced: &[Range<usize>],
-    held: MarkerBytes,
-) -> Option<usize> {
-    // Both markers hold `<`.
-    if !held.angle {
-        return None;
-    }
-    let outside = |at: &usize| {
-        let next = fenced.partition_point(|f| f.end <= *at);
-        fenced.get(next).is_none_or(|f| *at < f.start)
-    };
-    [BLOCKS[0].0, THINK_CLOSE]
-        .iter()
-        .filter_map(|m| memmem::find_iter(text, m).find(|at| outside(at)))
-        .min()
+    merge(ranges)
 }
 
 /// Where the reasoning a reply begins with ends (only `str.isspace` whitespace before it,
@@ -251,11 +199,6 @@ pub fn run_end(text: &[u8], ranges: &[Range<usize>]) -> usize {
         end = next.end;
     }
     end
-}
-
-/// Whether `text` begins with a reasoning opener.
-pub fn opens(text: &[u8]) -> bool {
-    OPENERS.iter().any(|opener| text.starts_with(opener))
 }
 
 /// Whether `text`, after whitespace, is the start of a reasoning opener cut short: the
@@ -328,27 +271,8 @@ mod tests {
         }
         let text = b"[THINK]x[/THINK] y";
         let bracketed = reasoning(text, &[], Beginning::REPLY, MarkerBytes::of(text));
-        assert_eq!(bracketed.ranges, vec![Range { start: 0, end: 16 }]);
+        assert_eq!(bracketed, vec![Range { start: 0, end: 16 }]);
         assert!(shown("think: no tags here, action", &[]).is_empty());
-        let text = b"think /think";
-        assert_eq!(first_think_marker(text, &[], MarkerBytes::of(text)), None);
-    }
-
-    #[test]
-    fn a_block_closes_only_with_its_own_closer() {
-        let open_at_end = |text: &str| {
-            let text = text.as_bytes();
-            reasoning(text, &[], Beginning::REPLY, MarkerBytes::of(text)).unclosed()
-        };
-        assert_eq!(open_at_end("a<think>x<|call|>"), Some(1));
-        assert_eq!(
-            open_at_end("a<think>y</think><|channel|>analysis<|message|>x</think>"),
-            Some(1)
-        );
-        assert_eq!(open_at_end("a<think>x</think>"), None);
-        assert_eq!(open_at_end("<|channel|>analysis<|message|>x<|call|>"), None);
-        assert_eq!(open_at_end("[THINK]x[/THINK]"), None);
-        assert_eq!(open_at_end("x</think>"), None);
     }
 
     #[test]

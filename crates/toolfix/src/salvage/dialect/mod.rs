@@ -1,15 +1,12 @@
 //! The dialects: one module per way a model writes a call as text.
 //!
-//! Each embedded dialect scans the fence-masked text and proposes candidates, accepted or
-//! rejected-but-reserved; `span::select` then orders them and applies the starts-inside
-//! rule. The whole-content path runs before all of them, on the unmasked text.
-//!
-//! The six dialects of praisonaiagents (`tool_call`, `function`, `bracket`, `python_tag`,
-//! `react`, `whole_json`) are scanned over the masked text by `scan_embedded`. The token
-//! dialects of today's model families, which only `strict` and `portable` recover, are
-//! scanned over the text as written by `scan_tokens`: their own syntax may hold a fence
-//! (DeepSeek V3's JSON, a code argument of Qwen3-Coder), so their spans are found first
-//! and then kept out of fence masking (`salvage::scan`).
+//! Each dialect's scanner lists the candidates it finds in a text, accepted or
+//! rejected-but-reserved. Under `praisonai` the six dialects of praisonaiagents
+//! (`tool_call`, `function`, `bracket`, `python_tag`, `react`, `whole_json`) scan the
+//! fence-masked text (`scan_embedded`) and `span::select` orders their candidates; under
+//! `strict` and `portable` the one-pass reading (`salvage::pass`) asks every scanner, in
+//! registry order, what begins at each place it stops at, over the text as written. The
+//! whole-content path runs before all of them.
 //!
 //! Each dialect is declared once, in `registry`: its name, how its calls are found, its
 //! markers and its scanner; every marker's text is written once, in `tokens`. The scan
@@ -189,21 +186,6 @@ pub(super) fn opens_at(text: &[u8], at: usize) -> bool {
             .iter()
             .any(|m| m.as_bytes()[0] == first && rest.starts_with(m.as_bytes()))
     })
-}
-
-/// Every token dialect's candidates over the text as written, unordered, in registry
-/// order (two dialects may read a block from the same opener).
-pub(super) fn scan_tokens(payloads: &Payloads<'_>) -> Candidates {
-    let mut candidates = Candidates::new();
-    let held = MarkerBytes::of(payloads.text());
-    for spec in &REGISTRY {
-        if let Scanner::Token(scan) = spec.scanner() {
-            if holds(held, spec.needs()) {
-                scan(payloads, &mut candidates);
-            }
-        }
-    }
-    candidates
 }
 
 /// The calls `strict` salvages from `text` with `tools` offered, as (name, arguments):

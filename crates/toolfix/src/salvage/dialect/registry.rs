@@ -2,7 +2,7 @@
 //! found, its markers and its scanner.
 //!
 //! Everything that needs a list of dialects or of their markers derives it from here:
-//! `Dialect::ALL` and `Dialect::name`, the scan order (`scan_embedded`, `scan_tokens`),
+//! `Dialect::ALL` and `Dialect::name`, the reading order (`scan_embedded`, `pass::blocks`),
 //! the openers a stream watches for (`token_openers`), the probe's markers
 //! (`probe_markers`), and the fuzzing grammar, which asks `Dialect::spec`. Adding a
 //! dialect is a module with its scanner, its tokens in `tokens`, and one entry here.

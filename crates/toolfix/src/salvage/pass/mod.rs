@@ -67,15 +67,29 @@ pub fn read(
     profile: Profile,
     memo: Memo,
 ) -> Result<Vec<Settled>, SalvageError> {
-    let mut reading = Reading::new(tools, profile, memo);
-    reading.advance(content, true)?;
+    let mut reading = Reading::new(memo);
+    reading.advance(content, true, tools, profile)?;
+    Ok(reading.found)
+}
+
+/// The calls of `rest`, text after a reply's start that showed the reply did not begin
+/// with reasoning (a whole-reply list of calls): an unopened `</think>` in it makes
+/// nothing before it reasoning.
+pub fn read_rest(
+    rest: &[u8],
+    tools: &Allowlist,
+    profile: Profile,
+) -> Result<Vec<Settled>, SalvageError> {
+    let mut reading = Reading::new(Memo::On);
+    reading.reasoning_seen = true;
+    reading.advance(rest, true, tools, profile)?;
     Ok(reading.found)
 }
 
 /// A reading of a reply, resumable: what it has decided so far, and where it stopped.
-pub struct Reading<'t> {
-    tools: &'t Allowlist,
-    profile: Profile,
+/// Offsets are in the text it is given, which may drop a decided beginning (`forget`).
+#[derive(Debug)]
+pub struct Reading {
     /// The calls of the regions decided so far.
     pub found: Vec<Settled>,
     /// Whether a reasoning marker came: until one does, an unopened `</think>` would
@@ -83,26 +97,43 @@ pub struct Reading<'t> {
     pub reasoning_seen: bool,
     /// Where the first region not yet decided begins.
     pos: usize,
+    /// How far the text is decided: `pos`, or past it the prose no marker begins in.
+    decided: usize,
     memo: Memo,
 }
 
-impl<'t> Reading<'t> {
+impl Reading {
     /// A reading of a reply not begun.
-    pub fn new(tools: &'t Allowlist, profile: Profile, memo: Memo) -> Reading<'t> {
+    pub fn new(memo: Memo) -> Reading {
         Reading {
-            tools,
-            profile,
             found: Vec::new(),
             reasoning_seen: false,
             pos: 0,
+            decided: 0,
             memo,
         }
     }
 
+    /// How far the text is decided: nothing before this offset can change.
+    pub fn decided(&self) -> usize {
+        self.decided
+    }
+
+    /// Where the first region not yet decided begins: what a stream keeps from.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
     /// Decides every region of `text` (the reply so far, all of it when `at_end`) that
     /// the text decides, from where the last call stopped.
-    pub fn advance(&mut self, text: &[u8], at_end: bool) -> Result<(), SalvageError> {
-        let blocks = Blocks::new(text, at_end, self.tools, self.profile, self.memo);
+    pub fn advance(
+        &mut self,
+        text: &[u8],
+        at_end: bool,
+        tools: &Allowlist,
+        profile: Profile,
+    ) -> Result<(), SalvageError> {
+        let blocks = Blocks::new(text, at_end, tools, profile, self.memo);
         let mut reader = Reader {
             text,
             at_end,
@@ -111,15 +142,32 @@ impl<'t> Reading<'t> {
         loop {
             let at = match frontier::scan_near(text, self.pos) {
                 Scan::Marker(at) => at,
-                Scan::Partial(_) | Scan::Clear => return Ok(()),
+                Scan::Partial(at) => {
+                    self.decided = at;
+                    return Ok(());
+                }
+                Scan::Clear => {
+                    self.decided = text.len();
+                    return Ok(());
+                }
             };
             match reader.region_at(at, self)? {
                 Some(end) => self.pos = end,
                 None => {
                     self.pos = at;
+                    self.decided = at;
                     return Ok(());
                 }
             }
+        }
+    }
+
+    /// The text it reads lost its first `dropped` bytes (decided, before `pos`).
+    pub fn forget(&mut self, dropped: usize) {
+        self.pos -= dropped;
+        self.decided -= dropped;
+        for (span, _, _) in &mut self.found {
+            *span = span.start.saturating_sub(dropped)..span.end.saturating_sub(dropped);
         }
     }
 }
@@ -138,7 +186,7 @@ impl Reader<'_> {
     fn region_at(
         &mut self,
         at: usize,
-        reading: &mut Reading<'_>,
+        reading: &mut Reading,
     ) -> Result<Option<usize>, SalvageError> {
         let text = self.text;
         if let Some(end) = fence_at(text, at) {

@@ -41,7 +41,6 @@
 
 pub(super) mod frontier;
 mod kept;
-mod tail;
 
 use std::borrow::Cow;
 
@@ -158,7 +157,7 @@ impl<'t> Stream<'t> {
         match state {
             State::Start(held) => show(self.echo, &held, on),
             State::Clear { partial, .. } => show(self.echo, &partial, on),
-            State::Kept(kept) => {
+            State::Kept(mut kept) => {
                 let calls = match kept.calls_at_end(&request) {
                     Ok(calls) => calls,
                     Err(error) => {

@@ -35,7 +35,7 @@ use smallvec::SmallVec;
 use super::super::call::{Args, Call};
 use super::super::payload::Payloads;
 use super::super::span::{Candidates, Found};
-use super::super::{Allowlist, Beginning, SalvageError};
+use super::super::{Allowlist, SalvageError};
 use super::Dialect;
 use super::call_array;
 use super::token::{Blocks, trimmed};
@@ -141,12 +141,7 @@ fn tail_calls(
     }
     // The tail does not begin the reply, and the list before it shows that the reply did
     // not begin with reasoning.
-    let beginning = Beginning {
-        whole_content: false,
-        unopened_think: false,
-        marker_before: false,
-    };
-    for (span, dialect, found) in super::super::scan::scan(tail, beginning, allowed, profile)? {
+    for (span, dialect, found) in super::super::pass::read_rest(tail, allowed, profile)? {
         let position = calls.len();
         let call = Call::build(
             Value::Str(found.name),
