@@ -21,6 +21,8 @@
 //! * The seed corpora, written from `corpus/` and `spec-cases/` ([`seeds`]).
 //! * Streaming salvage checked against batch salvage for any cutting of a reply
 //!   ([`stream`]).
+//! * Protocol cases generated per seed for `toolfix diff`, which compares two
+//!   implementations on them ([`differential`]).
 
 use toolfix::Profile;
 
@@ -31,6 +33,7 @@ pub const PROFILES: [Profile; 2] = [Profile::PraisonAi, Profile::Strict];
 pub mod budget;
 pub mod call;
 pub mod choice;
+pub mod differential;
 pub mod fence;
 pub mod fence_oracle;
 pub mod invariants;
