@@ -31,17 +31,41 @@ pub struct SalvageCase {
     pub dialects: Vec<&'static str>,
 }
 
-/// One `salvage` input: a third of them clean replies, the rest hostile.
+/// The families a case is drawn for, with their weights: what the reply chiefly tests
+/// (`family`). The boundary families cost the real package most, and are drawn less.
+pub const FAMILIES: [(&str, f64); 17] = [
+    ("whole_json", 1.0),
+    ("whole_llama", 0.5),
+    ("whole_pythonic", 0.5),
+    ("tool_call", 1.0),
+    ("function", 1.0),
+    ("bracket", 1.0),
+    ("python_tag", 1.0),
+    ("react", 1.0),
+    ("interleaved", 1.0),
+    ("native", 0.5),
+    ("fenced", 1.0),
+    ("reasoning", 1.0),
+    ("repeated", 0.5),
+    ("truncated", 1.0),
+    ("prose", 0.5),
+    ("deep", 0.25),
+    ("huge_int", 0.25),
+];
+
+/// How many replies are drawn looking for one of the wanted family before the last one
+/// drawn is taken as it is (and counted under its own family).
+const DRAWS: usize = 400;
+
+/// One `salvage` input: a family is drawn, then replies (a third clean, the rest
+/// hostile) until one is of that family, so every family is covered whatever the
+/// grammar's own odds of writing it.
 pub fn generate(rng: &mut Rng) -> SalvageCase {
-    let mode = match rng.chance(1.0 / 3.0) {
-        true => Mode::Clean,
-        false => Mode::Hostile,
-    };
-    let reply = reply(rng, mode);
-    let text = reply.render().text;
+    let weights: Vec<f64> = FAMILIES.iter().map(|(_, w)| *w).collect();
+    let wanted = FAMILIES[rng.weighted(&weights)].0;
+    let (reply, text, family) = draw(rng, wanted);
     let weights: Vec<f64> = ADAPTERS.iter().map(|(_, w)| *w).collect();
     let adapter = ADAPTERS[rng.weighted(&weights)].0;
-    let family = family(&reply, &text);
     let input = Value::dict([
         ("content", Value::str(&text)),
         ("tools", tool_list(rng, &reply.offered)),
@@ -51,6 +75,24 @@ pub fn generate(rng: &mut Rng) -> SalvageCase {
         family,
         input,
         dialects: dialects(&reply),
+    }
+}
+
+/// A reply of the `wanted` family (or the last one drawn), its text and its family.
+fn draw(rng: &mut Rng, wanted: &str) -> (Reply, String, &'static str) {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let mode = match rng.chance(1.0 / 3.0) {
+            true => Mode::Clean,
+            false => Mode::Hostile,
+        };
+        let reply = reply(rng, mode);
+        let text = reply.render().text;
+        let family = family(&reply, &text);
+        if family == wanted || tries == DRAWS {
+            return (reply, text, family);
+        }
     }
 }
 

@@ -1,0 +1,284 @@
+//! `toolfix diff`: two implementations of the protocol compared on generated inputs.
+//!
+//! Both commands are started once and sent the same cases, one at a time. Each op has
+//! generator families (`toolfix_fuzzing::differential`): salvage replies from the reply
+//! grammar, execute registries of Python signatures and calls, format_result tool
+//! results. Every case whose answers differ is printed with both answers, then counts
+//! per op and family. The exit status is 1 on any difference, crash, timeout, refusal
+//! outside the families malformed on purpose, or too few cases compared
+//! (`--min-compared`, so a run that quietly sends nothing cannot pass); 3 when an
+//! implementation does not start.
+
+mod declared;
+mod judge;
+mod pair;
+mod saved;
+mod tally;
+
+use std::time::{Duration, Instant};
+
+use toolfix_fuzzing::differential::{Case, OPS, generate};
+use toolfix_harness::conform::session::Reply;
+use toolfix_harness::protocol::wire::encode_line;
+
+use crate::Exit;
+use crate::conform::{EXIT_NOT_STARTED, seconds};
+use judge::{Outcome, judge};
+use pair::{Deadlines, Side, exchange_both};
+use saved::{Saved, reply_value};
+use tally::Tally;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The command of implementation a, split shell-style.
+    #[arg(long, value_name = "CMD")]
+    a: String,
+    /// The command of implementation b.
+    #[arg(long, value_name = "CMD")]
+    b: String,
+    /// The op whose cases are sent.
+    #[arg(long, default_value = "all", value_parser = ["salvage", "execute", "format_result", "all"])]
+    op: String,
+    /// Cases generated per op.
+    #[arg(long, default_value_t = 200)]
+    count: u64,
+    /// The seed: case i of op X is generated from "SEED/X/i" alone.
+    #[arg(long, default_value = "0")]
+    seed: String,
+    /// Fail when fewer cases than this were answered by both and compared.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    min_compared: usize,
+    /// Count handshake differences (profile, ops, dialects) as differences.
+    #[arg(long)]
+    profile_check: bool,
+    /// Write the differing cases, with both answers, to FILE as JSON lines.
+    #[arg(long, value_name = "FILE")]
+    save_diffs: Option<String>,
+    /// Send the cases of a --save-diffs file instead of generating any.
+    #[arg(long, value_name = "FILE")]
+    replay: Option<String>,
+    /// Seconds one answer may take.
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = seconds)]
+    timeout: Duration,
+    /// Seconds an implementation may take to start and answer the handshake.
+    #[arg(long, value_name = "SECS", default_value = "600", value_parser = seconds)]
+    handshake_timeout: Duration,
+    /// How many times one implementation is restarted after a crash or timeout before
+    /// the run stops.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    max_restarts: u32,
+    /// Truncate each printed input and answer to this many characters.
+    #[arg(long, value_name = "N", default_value_t = 3000)]
+    show_chars: usize,
+}
+
+/// A run in progress: the counts, the differences so far, the last seq sent.
+struct Run<'a> {
+    args: &'a Args,
+    tally: Tally,
+    differences: usize,
+    seq: u64,
+    saved: Option<Saved>,
+}
+
+pub fn run(args: Args) -> Result<Exit, String> {
+    let cases = match &args.replay {
+        Some(path) => saved::replayed(path)?,
+        None => Vec::new(),
+    };
+    let saved = args.save_diffs.as_deref().map(Saved::create).transpose()?;
+    let mut sides = match start_both(&args) {
+        Ok(sides) => sides,
+        Err(message) => {
+            eprintln!("toolfix diff: {message}");
+            return Ok(Exit::from(EXIT_NOT_STARTED));
+        }
+    };
+    let mut run = Run {
+        args: &args,
+        tally: Tally::default(),
+        differences: handshake_report(&sides, args.profile_check),
+        seq: 0,
+        saved,
+    };
+    let started = Instant::now();
+    let halted = match args.replay.is_some() {
+        true => run.all(&mut sides, cases.into_iter()),
+        false => run.all(&mut sides, generated(&args)),
+    };
+    for side in &mut sides {
+        side.stop();
+    }
+    if let Some(saved) = run.saved.take() {
+        saved.finish()?;
+    }
+    Ok(run.summary(&sides, started.elapsed(), halted))
+}
+
+/// Starts both implementations; a failure stops the one already started.
+fn start_both(args: &Args) -> Result<[Side; 2], String> {
+    let deadlines = Deadlines {
+        case: args.timeout,
+        handshake: args.handshake_timeout,
+    };
+    let a = Side::start("a", &args.a, deadlines)?;
+    match Side::start("b", &args.b, deadlines) {
+        Ok(b) => Ok([a, b]),
+        Err(message) => {
+            let mut a = a;
+            a.stop();
+            Err(message)
+        }
+    }
+}
+
+/// The ops a run covers, in report order.
+fn ops(args: &Args) -> Vec<&'static str> {
+    OPS.into_iter()
+        .filter(|op| args.op == "all" || args.op == *op)
+        .collect()
+}
+
+/// The generated cases: `count` of each op, in order.
+fn generated(args: &Args) -> impl Iterator<Item = Case> + '_ {
+    ops(args).into_iter().flat_map(move |op| {
+        (0..args.count).filter_map(move |index| generate(&args.seed, op, index))
+    })
+}
+
+/// Prints both handshakes; returns the mismatches that count as differences.
+fn handshake_report(sides: &[Side; 2], profile_check: bool) -> usize {
+    for side in sides {
+        let hello = side.hello();
+        println!(
+            "{} = {}: {} {} ({}), profile {}",
+            side.label, side.command, hello.name, hello.version, hello.language, hello.profile
+        );
+    }
+    let (a, b) = (sides[0].hello(), sides[1].hello());
+    let sorted = |items: &[String]| {
+        let mut items = items.to_vec();
+        items.sort();
+        items
+    };
+    let mut mismatches = Vec::new();
+    if a.profile != b.profile {
+        mismatches.push(format!("profile differs: a {}, b {}", a.profile, b.profile));
+    }
+    for (key, left, right) in [
+        ("ops", &a.ops, &b.ops),
+        ("dialects", &a.dialects, &b.dialects),
+    ] {
+        if sorted(left) != sorted(right) {
+            mismatches.push(format!("{key} differ: a {left:?}, b {right:?}"));
+        }
+    }
+    for mismatch in &mismatches {
+        println!("handshake {mismatch}");
+    }
+    if profile_check { mismatches.len() } else { 0 }
+}
+
+impl Run<'_> {
+    /// Sends every case; the error is why the run stopped early.
+    fn all(&mut self, sides: &mut [Side; 2], cases: impl Iterator<Item = Case>) -> Option<String> {
+        for case in cases {
+            if let Err(why) = self.one(sides, &case) {
+                return Some(why);
+            }
+        }
+        None
+    }
+
+    /// Sends one case (when both declare what it needs) and counts its outcome.
+    fn one(&mut self, sides: &mut [Side; 2], case: &Case) -> Result<(), String> {
+        if !declared::sent(case, sides[0].hello(), sides[1].hello()) {
+            self.tally.add(&case.op, &case.family, Outcome::NotSent);
+            return Ok(());
+        }
+        self.seq += 1;
+        let replies = exchange_both(sides, self.seq, &case.op, &case.input)?;
+        let outcome = judge(&replies, &case.op, &case.family);
+        self.tally.add(&case.op, &case.family, outcome);
+        if outcome == Outcome::Different {
+            self.differences += 1;
+            self.show(case, &replies)?;
+        }
+        match sides.iter().find(|s| s.restarts > self.args.max_restarts) {
+            Some(side) => Err(format!(
+                "{} was restarted more than {} times (--max-restarts); the run stops here",
+                side.label, self.args.max_restarts
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Prints one difference, and saves it when asked.
+    fn show(&mut self, case: &Case, replies: &[Reply; 2]) -> Result<(), String> {
+        let answers = [
+            reply_value(&replies[0], self.seq),
+            reply_value(&replies[1], self.seq),
+        ];
+        let limit = self.args.show_chars;
+        println!(
+            "\nDIFFERENCE #{}: {}/{} case {} (seed {})",
+            self.differences, case.op, case.family, case.index, self.args.seed
+        );
+        println!("  input: {}", shorten(&encode_line(&case.input), limit));
+        for (label, answer) in ["a", "b"].iter().zip(&answers) {
+            println!("  {label}: {}", shorten(&encode_line(answer), limit));
+        }
+        match &mut self.saved {
+            Some(saved) => saved.write(case, &self.args.seed, &answers),
+            None => Ok(()),
+        }
+    }
+
+    /// Prints the counts and returns the exit status.
+    fn summary(&self, sides: &[Side; 2], elapsed: Duration, halted: Option<String>) -> Exit {
+        println!(
+            "\n{} cases sent in {:.1} s",
+            self.seq,
+            elapsed.as_secs_f64()
+        );
+        for line in self.tally.lines(&ops(self.args)) {
+            println!("{line}");
+        }
+        for side in sides.iter().filter(|s| s.restarts > 0) {
+            println!(
+                "{} was restarted {} time(s) after a crash or timeout",
+                side.label, side.restarts
+            );
+        }
+        let both_errored = self.tally.total(Outcome::BothErrored);
+        let compared = self.tally.compared();
+        println!(
+            "{} difference(s), {both_errored} case(s) both refused, {compared} compared",
+            self.differences
+        );
+        let mut failed = self.differences > 0 || both_errored > 0;
+        if let Some(why) = halted {
+            println!("stopped early: {why}");
+            failed = true;
+        }
+        if compared < self.args.min_compared {
+            println!(
+                "only {compared} cases were compared; at least {} are required",
+                self.args.min_compared
+            );
+            failed = true;
+        }
+        if failed { Exit::FAILURE } else { Exit::SUCCESS }
+    }
+}
+
+/// `text`, cut to `limit` characters with a note of how many were left out.
+fn shorten(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((at, _)) => {
+            let more = text[at..].chars().count();
+            format!("{}... [{more} more chars]", &text[..at])
+        }
+        None => text.to_owned(),
+    }
+}
