@@ -15,6 +15,8 @@ mod pair;
 mod saved;
 mod tally;
 
+use std::sync::mpsc::sync_channel;
+use std::thread;
 use std::time::{Duration, Instant};
 
 use toolfix_fuzzing::differential::{Case, OPS, generate};
@@ -27,6 +29,13 @@ use judge::{Outcome, judge};
 use pair::{Deadlines, Side, exchange_both};
 use saved::{Saved, reply_value};
 use tally::Tally;
+
+/// How many generated cases may wait to be sent: generation runs on a thread of its
+/// own, beside the exchanges, so a slow generator and a slow implementation overlap.
+const QUEUED_CASES: usize = 256;
+
+/// The generator thread's stack (the reply grammar recurses while it nests segments).
+const GENERATOR_STACK: usize = 16 << 20;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -104,7 +113,23 @@ pub fn run(args: Args) -> Result<Exit, String> {
     let started = Instant::now();
     let halted = match args.replay.is_some() {
         true => run.all(&mut sides, cases.into_iter()),
-        false => run.all(&mut sides, generated(&args)),
+        false => thread::scope(|scope| {
+            let (sender, cases) = sync_channel(QUEUED_CASES);
+            let args = &args;
+            let generator = thread::Builder::new()
+                .stack_size(GENERATOR_STACK)
+                .spawn_scoped(scope, move || {
+                    for case in generated(args) {
+                        if sender.send(case).is_err() {
+                            return;
+                        }
+                    }
+                });
+            match generator {
+                Ok(_) => run.all(&mut sides, cases.into_iter()),
+                Err(e) => Some(format!("the case generator could not start: {e}")),
+            }
+        }),
     };
     for side in &mut sides {
         side.stop();
