@@ -189,3 +189,23 @@ for line in sys.stdin:
     .unwrap();
     path
 }
+
+#[test]
+fn written_cases_are_the_generated_ones_and_replay() {
+    let dir = scratch("written");
+    let path = dir.join("cases.jsonl");
+    let path_arg = path.to_str().unwrap();
+    let (code, out) = diff(&["--write-cases", path_arg, "--count", "7", "--seed", "4"]);
+    assert_eq!(code, 0, "{out}");
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(written.lines().count(), 21);
+    let (code, again) = diff(&["--write-cases", "-", "--count", "7", "--seed", "4"]);
+    assert_eq!((code, again.as_str()), (0, written.as_str()));
+    let (a, b) = (serve("praisonai"), serve("praisonai"));
+    let (code, out) = diff(&["--a", &a, "--b", &b, "--replay", path_arg]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("0 difference(s), 0 case(s) both refused, 21 compared"),
+        "{out}"
+    );
+}

@@ -40,11 +40,11 @@ const GENERATOR_STACK: usize = 16 << 20;
 #[derive(clap::Args)]
 pub struct Args {
     /// The command of implementation a, split shell-style.
-    #[arg(long, value_name = "CMD")]
-    a: String,
+    #[arg(long, value_name = "CMD", required_unless_present = "write_cases")]
+    a: Option<String>,
     /// The command of implementation b.
-    #[arg(long, value_name = "CMD")]
-    b: String,
+    #[arg(long, value_name = "CMD", required_unless_present = "write_cases")]
+    b: Option<String>,
     /// The op whose cases are sent.
     #[arg(long, default_value = "all", value_parser = ["salvage", "execute", "format_result", "all"])]
     op: String,
@@ -63,9 +63,12 @@ pub struct Args {
     /// Write the differing cases, with both answers, to FILE as JSON lines.
     #[arg(long, value_name = "FILE")]
     save_diffs: Option<String>,
-    /// Send the cases of a --save-diffs file instead of generating any.
+    /// Send the cases of a --save-diffs or --write-cases file instead of generating any.
     #[arg(long, value_name = "FILE")]
     replay: Option<String>,
+    /// Only write the generated cases to FILE (`-`: stdout) as JSON lines, and exit.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["a", "b", "replay", "save_diffs"])]
+    write_cases: Option<String>,
     /// Seconds one answer may take.
     #[arg(long, value_name = "SECS", default_value = "30", value_parser = seconds)]
     timeout: Duration,
@@ -91,6 +94,10 @@ struct Run<'a> {
 }
 
 pub fn run(args: Args) -> Result<Exit, String> {
+    if let Some(path) = &args.write_cases {
+        saved::write_cases(path, &args.seed, generated(&args))?;
+        return Ok(Exit::SUCCESS);
+    }
     let cases = match &args.replay {
         Some(path) => saved::replayed(path)?,
         None => Vec::new(),
@@ -146,8 +153,9 @@ fn start_both(args: &Args) -> Result<[Side; 2], String> {
         case: args.timeout,
         handshake: args.handshake_timeout,
     };
-    let a = Side::start("a", &args.a, deadlines)?;
-    match Side::start("b", &args.b, deadlines) {
+    let command = |c: &Option<String>| c.clone().unwrap_or_default();
+    let a = Side::start("a", &command(&args.a), deadlines)?;
+    match Side::start("b", &command(&args.b), deadlines) {
         Ok(b) => Ok([a, b]),
         Err(message) => {
             let mut a = a;

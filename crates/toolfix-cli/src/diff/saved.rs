@@ -1,6 +1,7 @@
-//! Differing cases as JSON lines (`--save-diffs`), and reading them back to send again
-//! after a fix (`--replay`). A line holds the case (op, family, index, seed, dialects,
-//! input) and both answers as they were.
+//! Cases as JSON lines: the differing ones with both answers as they were
+//! (`--save-diffs`), every generated one without answers (`--write-cases`), and reading
+//! either back to send again (`--replay`). A line holds the case: op, family, index,
+//! seed, dialects and input.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -37,17 +38,11 @@ impl Saved {
 
     /// Writes one differing case and both replies.
     pub fn write(&mut self, case: &Case, seed: &str, replies: &[Value; 2]) -> Result<(), String> {
-        let dialects = case.dialects.iter().map(|d| Value::str(d)).collect();
-        let line = Value::dict([
-            ("op", Value::str(&case.op)),
-            ("family", Value::str(&case.family)),
-            ("index", Value::int(seq_int(case.index))),
-            ("seed", Value::str(seed)),
-            ("dialects", Value::List(dialects)),
-            ("input", case.input.clone()),
-            ("a", replies[0].clone()),
-            ("b", replies[1].clone()),
-        ]);
+        let mut line = case_line(case, seed);
+        if let Value::Dict(dict) = &mut line {
+            dict.insert("a".into(), replies[0].clone());
+            dict.insert("b".into(), replies[1].clone());
+        }
         writeln!(self.0, "{}", encode_line(&line)).map_err(|e| format!("--save-diffs: {e}"))
     }
 
@@ -57,7 +52,41 @@ impl Saved {
     }
 }
 
-/// The cases of a `--save-diffs` file, in order.
+/// A case as a line of a `--save-diffs` or `--write-cases` file (without answers).
+pub fn case_line(case: &Case, seed: &str) -> Value {
+    let dialects = case.dialects.iter().map(|d| Value::str(d)).collect();
+    Value::dict([
+        ("op", Value::str(&case.op)),
+        ("family", Value::str(&case.family)),
+        ("index", Value::int(seq_int(case.index))),
+        ("seed", Value::str(seed)),
+        ("dialects", Value::List(dialects)),
+        ("input", case.input.clone()),
+    ])
+}
+
+/// Writes the generated cases to `path` (`-`: stdout), one line each, for tools that
+/// send them some other way (`scripts/check_python_module.py` calls the Python module
+/// and the package in one interpreter) and for `--replay`.
+pub fn write_cases(
+    path: &str,
+    seed: &str,
+    cases: impl Iterator<Item = Case>,
+) -> Result<(), String> {
+    let out: Box<dyn Write> = match path {
+        "-" => Box::new(std::io::stdout().lock()),
+        _ => Box::new(File::create(path).map_err(|e| format!("--write-cases {path}: {e}"))?),
+    };
+    let mut out = BufWriter::new(out);
+    for case in cases {
+        writeln!(out, "{}", encode_line(&case_line(&case, seed)))
+            .map_err(|e| format!("--write-cases {path}: {e}"))?;
+    }
+    out.flush()
+        .map_err(|e| format!("--write-cases {path}: {e}"))
+}
+
+/// The cases of a `--save-diffs` or `--write-cases` file, in order.
 pub fn replayed(path: &str) -> Result<Vec<Case>, String> {
     let file = File::open(path).map_err(|e| format!("--replay {path}: {e}"))?;
     let mut cases = Vec::new();
