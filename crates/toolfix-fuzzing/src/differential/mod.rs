@@ -2,7 +2,7 @@
 //! and compares their answers (`docs/differential.md`).
 //!
 //! Each op has generator families: `salvage` replies come from the reply grammar
-//! ([`salvage`], [`crate::reply`]), `execute` inputs are registries of Python signatures
+//! ([`salvage`], [`crate::reply`]), some then mutated ([`mutation`]), `execute` inputs are registries of Python signatures
 //! and the calls made against them ([`signature`], [`execute`]), `format_result` inputs
 //! are tool results of every shape ([`format_result`]). Case `i` of op `X` under seed
 //! `S` is drawn from its own stream ([`rng`]), so one case is regenerated without the
@@ -10,6 +10,7 @@
 
 pub mod execute;
 pub mod format_result;
+pub mod mutation;
 pub mod rng;
 pub mod salvage;
 pub mod signature;
@@ -85,20 +86,20 @@ mod tests {
 
     #[test]
     fn every_family_is_drawn() {
-        let families = |op: &str| {
-            let mut seen: Vec<String> = (0..600)
+        let families = |op: &str, cases| {
+            let mut seen: Vec<String> = (0..cases)
                 .map(|i| generate("1", op, i).unwrap().family)
                 .collect();
             seen.sort();
             seen.dedup();
             seen
         };
-        assert_eq!(families("execute").len(), execute::FAMILIES.len());
+        assert_eq!(families("execute", 600).len(), execute::FAMILIES.len());
         assert_eq!(
-            families("format_result").len(),
+            families("format_result", 600).len(),
             format_result::FAMILIES.len()
         );
-        let salvage = families("salvage");
+        let salvage = families("salvage", 300);
         for family in [
             "whole_json",
             "tool_call",

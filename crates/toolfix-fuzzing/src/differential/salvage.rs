@@ -9,6 +9,7 @@ use arbitrary::Unstructured;
 use toolfix::py::Value;
 use toolfix::salvage::Dialect;
 
+use super::mutation::{MUTATIONS, mutate_reply, mutate_text};
 use super::rng::Rng;
 use super::tool_list::tool_list;
 use crate::choice::Mode;
@@ -32,8 +33,10 @@ pub struct SalvageCase {
 }
 
 /// The families a case is drawn for, with their weights: what the reply chiefly tests
-/// (`family`). The boundary families cost the real package most, and are drawn less.
-pub const FAMILIES: [(&str, f64); 17] = [
+/// (`family`), or a mutation of any reply (`mutation`). Few replies of the grammar reach
+/// CPython's limits with a call the decoder reads, so the boundary families are drawn
+/// more than the grammar would.
+pub const FAMILIES: [(&str, f64); 22] = [
     ("whole_json", 1.0),
     ("whole_llama", 0.5),
     ("whole_pythonic", 0.5),
@@ -49,17 +52,22 @@ pub const FAMILIES: [(&str, f64); 17] = [
     ("repeated", 0.5),
     ("truncated", 1.0),
     ("prose", 0.5),
-    ("deep", 0.25),
-    ("huge_int", 0.25),
+    ("deep", 0.75),
+    ("huge_int", 0.75),
+    ("duplicate_name", 0.5),
+    ("capital_key", 0.5),
+    ("stringified_args", 0.5),
+    ("not_space", 0.5),
+    ("whole_variants", 0.5),
 ];
 
 /// How many replies are drawn looking for one of the wanted family before the last one
 /// drawn is taken as it is (and counted under its own family).
 const DRAWS: usize = 400;
 
-/// One `salvage` input: a family is drawn, then replies (a third clean, the rest
-/// hostile) until one is of that family, so every family is covered whatever the
-/// grammar's own odds of writing it.
+/// One `salvage` input: a family is drawn, then replies (half clean, half hostile)
+/// until one is of that family, so every family is covered whatever the grammar's own
+/// odds of writing it.
 pub fn generate(rng: &mut Rng) -> SalvageCase {
     let weights: Vec<f64> = FAMILIES.iter().map(|(_, w)| *w).collect();
     let wanted = FAMILIES[rng.weighted(&weights)].0;
@@ -79,21 +87,35 @@ pub fn generate(rng: &mut Rng) -> SalvageCase {
 }
 
 /// A reply of the `wanted` family (or the last one drawn), its text and its family.
-fn draw(rng: &mut Rng, wanted: &str) -> (Reply, String, &'static str) {
+fn draw(rng: &mut Rng, wanted: &'static str) -> (Reply, String, &'static str) {
+    let mutation = MUTATIONS.contains(&wanted);
     let mut tries = 0;
     loop {
         tries += 1;
-        let mode = match rng.chance(1.0 / 3.0) {
+        let mode = match rng.chance(0.5) {
             true => Mode::Clean,
             false => Mode::Hostile,
         };
-        let reply = reply(rng, mode);
+        let mut reply = reply(rng, mode);
+        if mutation {
+            if let Some(text) = mutated(rng, wanted, &mut reply) {
+                return (reply, text, wanted);
+            }
+        }
         let text = reply.render().text;
         let family = family(&reply, &text);
         if family == wanted || tries == DRAWS {
             return (reply, text, family);
         }
     }
+}
+
+/// The text of `reply` with `mutation` applied, when the reply has what it mutates.
+fn mutated(rng: &mut Rng, mutation: &str, reply: &mut Reply) -> Option<String> {
+    if !mutate_reply(rng, mutation, reply) {
+        return None;
+    }
+    mutate_text(rng, mutation, &reply.render().text)
 }
 
 /// A reply read from up to 2 KiB of the stream (more bytes, more segments). Should the
