@@ -1,7 +1,7 @@
 //! Evidence that salvage and dispatch never panic, never hang and keep their guarantees.
 //!
-//! Built only with the `fuzzing` feature (the fuzz crate and the crate's own tests enable
-//! it); nothing here is part of the library's API.
+//! Used by the fuzz crate, the crate's own tests and the `toolfix diff` command; nothing
+//! here is part of the core library's API.
 //!
 //! * A grammar-based generator of model replies ([`reply::Reply`]): prose, calls in every
 //!   dialect with every case, whitespace and key variant the patterns accept, whole-content
