@@ -9,6 +9,7 @@
 //! (`--min-compared`, so a run that quietly sends nothing cannot pass); 3 when an
 //! implementation does not start.
 
+mod args;
 mod declared;
 mod judge;
 mod pair;
@@ -24,7 +25,8 @@ use toolfix_harness::conform::session::Reply;
 use toolfix_harness::protocol::wire::encode_line;
 
 use crate::Exit;
-use crate::conform::{EXIT_NOT_STARTED, seconds};
+use crate::conform::EXIT_NOT_STARTED;
+pub use args::Args;
 use judge::{Outcome, judge};
 use pair::{Deadlines, Side, exchange_both};
 use saved::{Saved, reply_value};
@@ -36,53 +38,6 @@ const QUEUED_CASES: usize = 256;
 
 /// The generator thread's stack (the reply grammar recurses while it nests segments).
 const GENERATOR_STACK: usize = 16 << 20;
-
-#[derive(clap::Args)]
-pub struct Args {
-    /// The command of implementation a, split shell-style.
-    #[arg(long, value_name = "CMD", required_unless_present = "write_cases")]
-    a: Option<String>,
-    /// The command of implementation b.
-    #[arg(long, value_name = "CMD", required_unless_present = "write_cases")]
-    b: Option<String>,
-    /// The op whose cases are sent.
-    #[arg(long, default_value = "all", value_parser = ["salvage", "execute", "format_result", "all"])]
-    op: String,
-    /// Cases generated per op.
-    #[arg(long, default_value_t = 200)]
-    count: u64,
-    /// The seed: case i of op X is generated from "SEED/X/i" alone.
-    #[arg(long, default_value = "0")]
-    seed: String,
-    /// Fail when fewer cases than this were answered by both and compared.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    min_compared: usize,
-    /// Count handshake differences (profile, ops, dialects) as differences.
-    #[arg(long)]
-    profile_check: bool,
-    /// Write the differing cases, with both answers, to FILE as JSON lines.
-    #[arg(long, value_name = "FILE")]
-    save_diffs: Option<String>,
-    /// Send the cases of a --save-diffs or --write-cases file instead of generating any.
-    #[arg(long, value_name = "FILE")]
-    replay: Option<String>,
-    /// Only write the generated cases to FILE (`-`: stdout) as JSON lines, and exit.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["a", "b", "replay", "save_diffs"])]
-    write_cases: Option<String>,
-    /// Seconds one answer may take.
-    #[arg(long, value_name = "SECS", default_value = "30", value_parser = seconds)]
-    timeout: Duration,
-    /// Seconds an implementation may take to start and answer the handshake.
-    #[arg(long, value_name = "SECS", default_value = "600", value_parser = seconds)]
-    handshake_timeout: Duration,
-    /// How many times one implementation is restarted after a crash or timeout before
-    /// the run stops.
-    #[arg(long, value_name = "N", default_value_t = 100)]
-    max_restarts: u32,
-    /// Truncate each printed input and answer to this many characters.
-    #[arg(long, value_name = "N", default_value_t = 3000)]
-    show_chars: usize,
-}
 
 /// A run in progress: the counts, the differences so far, the last seq sent.
 struct Run<'a> {

@@ -19,16 +19,21 @@ const STACK: usize = 64 << 20;
 
 /// One implementation: its label (`a` or `b`), command, driver and restart count.
 pub struct Side {
+    /// `a` or `b`, as the report names it.
     pub label: &'static str,
+    /// The command as given.
     pub command: String,
     driver: Driver,
+    /// How many times it was restarted after a crash, a timeout or garbage.
     pub restarts: u32,
 }
 
 /// How long an implementation may take to answer.
 #[derive(Clone, Copy, Debug)]
 pub struct Deadlines {
+    /// For one answer.
     pub case: Duration,
+    /// For starting and answering `hello`.
     pub handshake: Duration,
 }
 

@@ -32,9 +32,13 @@ pub const REFUSED_ON_PURPOSE: [(&str, &str); 1] = [("execute", "invalid_signatur
 /// One generated case.
 #[derive(Clone, Debug)]
 pub struct Case {
+    /// The protocol op.
     pub op: String,
+    /// The generator family, for the report's counts.
     pub family: String,
+    /// Its index among the op's cases: with the seed, all it takes to generate it again.
     pub index: u64,
+    /// The op's input.
     pub input: Value,
     /// The salvage dialects it writes calls in (empty for the other ops).
     pub dialects: Vec<String>,

@@ -27,8 +27,11 @@ const ADAPTERS: [(&str, f64); 5] = [
 
 /// A generated salvage case: its family, its input, and the dialects it writes calls in.
 pub struct SalvageCase {
+    /// What the reply chiefly tests (`FAMILIES`).
     pub family: &'static str,
+    /// The `salvage` input: content, tools, adapter.
     pub input: Value,
+    /// The dialects it writes calls in, by protocol name, sorted.
     pub dialects: Vec<&'static str>,
 }
 

@@ -48,10 +48,15 @@ const RAISE_MESSAGES: [&str; 8] = [
 /// A parameter's kind, as `inspect.Parameter` names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kind {
+    /// Before `/`.
     PositionalOnly,
+    /// The default kind.
     PositionalOrKeyword,
+    /// `*args`.
     VarPositional,
+    /// After `*` or `*args`.
     KeywordOnly,
+    /// `**kwargs`.
     VarKeyword,
 }
 
@@ -71,9 +76,13 @@ impl Kind {
 /// One parameter; `None` fields are left out of the protocol object (their defaults apply).
 #[derive(Clone, Debug)]
 pub struct Param {
+    /// Any string: the protocol lets names `inspect` refuses through.
     pub name: String,
+    /// `None`: positional-or-keyword.
     pub kind: Option<Kind>,
+    /// `None`: required unless a default is given.
     pub required: Option<bool>,
+    /// `None`: no default (or `None` for an optional parameter).
     pub default: Option<Value>,
 }
 
@@ -106,7 +115,9 @@ impl Param {
 /// One tool: its name, parameters and body.
 #[derive(Clone, Debug)]
 pub struct Tool {
+    /// Its `__name__`.
     pub name: String,
+    /// Its parameters, in order.
     pub params: Vec<Param>,
     /// `returns_template`, `returns` and `raise`, as given.
     pub body: Vec<(&'static str, Value)>,
