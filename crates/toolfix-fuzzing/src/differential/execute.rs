@@ -129,7 +129,9 @@ pub fn generate(rng: &mut Rng) -> (&'static str, Value) {
         }
         _ => Value::str(&base),
     };
-    let arguments = arguments(rng, target.as_ref(), family);
+    let every: Vec<&Tool> = registry.iter().flat_map(tools_of).collect();
+    let ambiguous = |key: &str| every.iter().any(|tool| case_ambiguous(&tool.params, key));
+    let arguments = arguments(rng, target.as_ref(), family, &ambiguous);
     let mut input = vec![
         (
             "tools",
@@ -240,8 +242,16 @@ fn invalid_params(rng: &mut Rng) -> Vec<Param> {
     }
 }
 
-/// Arguments for `tool`: binding, or broken the way the family says.
-fn arguments(rng: &mut Rng, tool: Option<&Tool>, family: &str) -> Value {
+/// Arguments for `tool`: binding, or broken the way the family says. A key `ambiguous`
+/// says is left to the package's set order for some tool is never sent: dispatch may
+/// resolve the call (a duplicate name, a repair, a close match) to any tool of the
+/// registry, not only to `tool`.
+fn arguments(
+    rng: &mut Rng,
+    tool: Option<&Tool>,
+    family: &str,
+    ambiguous: &dyn Fn(&str) -> bool,
+) -> Value {
     let params = tool.map_or(&[][..], |t| &t.params[..]);
     let mut args = binding(rng, params);
     match family {
@@ -253,7 +263,7 @@ fn arguments(rng: &mut Rng, tool: Option<&Tool>, family: &str) -> Value {
             let key = rng.pick(&["q", "bogus", "querry", "limit", "self"]);
             set(&mut args, key, wire_value(rng, 0));
         }
-        "kwarg_sanitise" if !args.is_empty() => bend(rng, params, &mut args),
+        "kwarg_sanitise" if !args.is_empty() => bend(rng, ambiguous, &mut args),
         "falsy" => {
             for (_, value) in &mut args {
                 *value = falsy(rng);
@@ -263,7 +273,7 @@ fn arguments(rng: &mut Rng, tool: Option<&Tool>, family: &str) -> Value {
     }
     let mut dict = Dict::default();
     for (key, value) in args {
-        if !case_ambiguous(params, &key) {
+        if !ambiguous(&key) {
             dict.insert(PyStr::from(key.as_str()), value);
         }
     }
@@ -295,7 +305,7 @@ fn binding(rng: &mut Rng, params: &[Param]) -> Vec<(String, Value)> {
 
 /// Renames one argument the way kwarg sanitising must undo (spaces, `=`, case), and now
 /// and then sends the original key too, so the two collide after sanitising.
-fn bend(rng: &mut Rng, params: &[Param], args: &mut Vec<(String, Value)>) {
+fn bend(rng: &mut Rng, ambiguous: &dyn Fn(&str) -> bool, args: &mut Vec<(String, Value)>) {
     let at = rng.below(args.len());
     let key = args[at].0.clone();
     let bends: Vec<String> = [
@@ -307,7 +317,7 @@ fn bend(rng: &mut Rng, params: &[Param], args: &mut Vec<(String, Value)>) {
         py_title(&key),
     ]
     .into_iter()
-    .filter(|b| !case_ambiguous(params, b))
+    .filter(|b| !ambiguous(b))
     .collect();
     if bends.is_empty() {
         return;
