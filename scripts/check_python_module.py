@@ -2,12 +2,13 @@
 """The Python module `toolfix` against the real praisonaiagents 1.7.17, in one process.
 
     python scripts/check_python_module.py [--count N] [--seed S] [--min-compared M] [-v]
+        [--toolfix CMD]
 
 Run it with an interpreter whose environment holds both the toolfix wheel and
 praisonaiagents==1.7.17 (`.ci/python-package` builds such a venv). For every corpus
-item and for N generated `salvage` and `format_result` inputs (the generators of
-scripts/differential.py, plus Python objects the protocol cannot carry: tuples, sets,
-datetimes, subclasses), it calls the package's adapter method and the module's drop-in
+item and for N generated `salvage` and `format_result` inputs (the cases of
+`toolfix diff`, written by `toolfix diff --write-cases`, plus Python objects the
+protocol cannot carry: tuples, sets, datetimes, subclasses), it calls the package's adapter method and the module's drop-in
 function the same way, as if from a module-level frame, and compares the whole answer:
 the list of calls with their ids, the message, or the exception class and message.
 Nothing is left out of the comparison; ids agree because both sides hash the reply with
@@ -19,8 +20,12 @@ compared, 1 otherwise.
 
 import argparse
 import datetime
+import json
 import math
 import random
+import shlex
+import shutil
+import subprocess
 import sys
 from collections import OrderedDict
 from pathlib import Path
@@ -28,8 +33,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "adapters" / "praisonai"))
 sys.path.insert(0, str(ROOT / "scripts"))
+# Generated inputs nest past the default recursion limit and hold integers longer than
+# 4300 digits; both sides are called under the same limits.
+sys.setrecursionlimit(20000)
+sys.set_int_max_str_digits(0)
 
-import differential  # noqa: E402  (paths set up just above)
 from check_corpus_against_praisonai import corpus_paths, load_item  # noqa: E402
 from module_level import AsIfModuleLevel  # noqa: E402
 
@@ -182,21 +190,33 @@ def same(a, b):
     return a == b
 
 
-def inputs(count, seed):
+def generated_cases(toolfix_command, op, count, seed):
+    """The cases `toolfix diff` generates for `op`, as protocol values."""
+    argv = shlex.split(toolfix_command) + [
+        "diff", "--write-cases", "-", "--op", op, "--count", str(count), "--seed", seed]
+    written = subprocess.run(argv, check=True, stdout=subprocess.PIPE).stdout
+    return [json.loads(line) for line in written.splitlines() if line.strip()]
+
+
+def default_toolfix():
+    """The `toolfix` command beside this interpreter (the wheel's), else on PATH."""
+    beside = Path(sys.executable).with_name("toolfix")
+    return str(beside) if beside.exists() else (shutil.which("toolfix") or "toolfix")
+
+
+def inputs(toolfix_command, count, seed):
     """(label, kind, arguments) for every corpus item and every generated input."""
     for path in corpus_paths():
         item = load_item(path)
         yield path.relative_to(ROOT).as_posix(), "salvage", (
             item["content"], tool_list(item["tools"]), item["adapter"])
-    for index in range(count):
-        rng = random.Random(f"{seed}/salvage/{index}")
-        family, inp, _ = differential.generate_salvage(rng)
-        yield f"salvage/{family}/{index}", "salvage", (
+    for case in generated_cases(toolfix_command, "salvage", count, seed):
+        inp = case["input"]
+        yield f"salvage/{case['family']}/{case['index']}", "salvage", (
             inp["content"], tool_list(inp["tools"]), inp["adapter"])
-    for index in range(count):
-        rng = random.Random(f"{seed}/format_result/{index}")
-        family, inp, _ = differential.generate_format_result(rng)
-        yield f"format_result/{family}/{index}", "format_result", (
+    for case in generated_cases(toolfix_command, "format_result", count, seed):
+        inp = case["input"]
+        yield f"format_result/{case['family']}/{case['index']}", "format_result", (
             inp["adapter"], inp["function_name"], from_wire(inp["tool_result"]),
             inp.get("tool_call_id"))
     for index, result in enumerate(PYTHON_ONLY):
@@ -212,9 +232,12 @@ def main(argv=None):
     parser.add_argument("--min-compared", type=int, default=0,
                         help="fail unless at least this many inputs were compared")
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--toolfix", default=default_toolfix(),
+                        help="the toolfix command that generates the inputs "
+                             "(default: the one beside this interpreter)")
     args = parser.parse_args(argv)
     compared, differences = 0, []
-    for label, kind, arguments in inputs(args.count, args.seed):
+    for label, kind, arguments in inputs(args.toolfix, args.count, args.seed):
         both = salvage_both(*arguments) if kind == "salvage" else format_both(*arguments)
         compared += 1
         if not same(*both):

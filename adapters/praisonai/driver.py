@@ -1,6 +1,6 @@
 """toolfix protocol-v1 driver around the real praisonaiagents package.
 
-The runner (``toolfix conform``) and ``scripts/differential.py`` talk to this
+The runner (``toolfix conform``) and ``toolfix diff`` talk to this
 program over stdin/stdout, one JSON object per line, exactly as
 ``docs/protocol.md`` specifies.  Every answer comes from the installed
 package's own functions; this file only translates between the wire format

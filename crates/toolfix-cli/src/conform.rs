@@ -289,7 +289,7 @@ fn glob_pattern(text: &str) -> Result<glob::Pattern, String> {
     glob::Pattern::new(text).map_err(|e| e.to_string())
 }
 
-fn seconds(text: &str) -> Result<Duration, String> {
+pub fn seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text
         .parse()
         .map_err(|_| format!("{text:?} is not a number of seconds"))?;

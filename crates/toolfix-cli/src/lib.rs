@@ -6,6 +6,7 @@
 //! so the two are the same program.
 
 mod conform;
+mod diff;
 mod repair;
 mod report;
 mod salvage;
@@ -46,6 +47,8 @@ enum Command {
     Smoke(smoke::Args),
     /// Combine JSON-lines reports of several runs into HTML or Markdown.
     Report(report::Args),
+    /// Compare two implementations on generated inputs (docs/differential.md).
+    Diff(Box<diff::Args>),
 }
 
 /// A process exit status: 0 on success, 1 for a run that did not conform, 2 for a usage
@@ -112,6 +115,7 @@ fn dispatch(args: impl IntoIterator<Item = OsString>) -> Exit {
         Command::Conform(args) => conform::run(*args),
         Command::Smoke(args) => smoke::run(args),
         Command::Report(args) => report::run(args),
+        Command::Diff(args) => diff::run(*args),
     };
     result.unwrap_or_else(|message| {
         eprintln!("toolfix: {message}");

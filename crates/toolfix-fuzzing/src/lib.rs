@@ -1,7 +1,7 @@
 //! Evidence that salvage and dispatch never panic, never hang and keep their guarantees.
 //!
-//! Built only with the `fuzzing` feature (the fuzz crate and the crate's own tests enable
-//! it); nothing here is part of the library's API.
+//! Used by the fuzz crate, the crate's own tests and the `toolfix diff` command; nothing
+//! here is part of the core library's API.
 //!
 //! * A grammar-based generator of model replies ([`reply::Reply`]): prose, calls in every
 //!   dialect with every case, whitespace and key variant the patterns accept, whole-content
@@ -21,6 +21,8 @@
 //! * The seed corpora, written from `corpus/` and `spec-cases/` ([`seeds`]).
 //! * Streaming salvage checked against batch salvage for any cutting of a reply
 //!   ([`stream`]).
+//! * Protocol cases generated per seed for `toolfix diff`, which compares two
+//!   implementations on them ([`differential`]).
 
 use toolfix::Profile;
 
@@ -31,6 +33,7 @@ pub const PROFILES: [Profile; 2] = [Profile::PraisonAi, Profile::Strict];
 pub mod budget;
 pub mod call;
 pub mod choice;
+pub mod differential;
 pub mod fence;
 pub mod fence_oracle;
 pub mod invariants;

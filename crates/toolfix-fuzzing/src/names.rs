@@ -60,6 +60,31 @@ impl Offered {
         self.1
     }
 
+    /// The names, in the order offered.
+    pub fn names(&self) -> &[&'static str] {
+        &self.0
+    }
+
+    /// The tools as a protocol `salvage` input lists them (`docs/protocol.md`): bare
+    /// names, or when typed OpenAI tool entries carrying the schema.
+    pub fn protocol_entries(&self) -> Vec<Value> {
+        let entry = |name: &str| {
+            let function = Value::dict([
+                ("name", Value::str(name)),
+                ("description", Value::str("")),
+                ("parameters", schema()),
+            ]);
+            Value::dict([("type", Value::str("function")), ("function", function)])
+        };
+        self.0
+            .iter()
+            .map(|name| match self.1 {
+                true => entry(name),
+                false => Value::str(name),
+            })
+            .collect()
+    }
+
     /// The allowlist salvage checks names against (with every tool's schema when typed).
     pub fn allowlist(&self) -> Allowlist {
         let mut allowlist = Allowlist::new(self.0.iter().copied());

@@ -18,6 +18,11 @@ use super::{parse_adapter, parse_profile, raise};
 #[pyclass(module = "toolfix._native")]
 pub struct StreamSalvager {
     stream: Option<Stream<'static>>,
+    /// Why the tool list could not be read. The package reads it only when there is text
+    /// to salvage, so this is raised at `finish`, and only if a chunk held text.
+    refused: Option<PyErr>,
+    /// Whether any chunk held text.
+    fed_text: bool,
 }
 
 #[pymethods]
@@ -36,12 +41,18 @@ impl StreamSalvager {
             },
             false => Vec::new(),
         };
-        let allowlist = match adapter.policy().salvages_text && !entries.is_empty() {
-            true => Allowlist::from_tool_entries(&entries, profile).map_err(raise)?,
-            false => Allowlist::new(Vec::<PyStr>::new()),
+        let read = match adapter.policy().salvages_text && !entries.is_empty() {
+            true => Allowlist::from_tool_entries(&entries, profile).map_err(raise),
+            false => Ok(Allowlist::new(Vec::<PyStr>::new())),
+        };
+        let (allowlist, refused) = match read {
+            Ok(allowlist) => (allowlist, None),
+            Err(error) => (Allowlist::new(Vec::<PyStr>::new()), Some(error)),
         };
         Ok(StreamSalvager {
             stream: Some(Stream::owning(allowlist, adapter, profile)),
+            refused,
+            fed_text: false,
         })
     }
 
@@ -52,6 +63,7 @@ impl StreamSalvager {
         chunk: &Bound<'py, PyString>,
     ) -> PyResult<Bound<'py, PyList>> {
         let chunk = py_str(chunk.as_any())?;
+        self.fed_text |= !chunk.is_empty();
         let stream = self
             .stream
             .as_mut()
@@ -67,6 +79,9 @@ impl StreamSalvager {
             .stream
             .take()
             .ok_or_else(|| PyValueError::new_err("the stream is finished"))?;
+        if let (Some(error), true) = (self.refused.take(), self.fed_text) {
+            return Err(error);
+        }
         let mut events = Collected::default();
         stream
             .finish(&mut |event| events.add(event))
