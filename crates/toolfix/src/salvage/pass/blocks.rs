@@ -18,7 +18,7 @@ use super::super::payload::Payloads;
 use super::super::span::{Candidates, Found};
 use super::super::text::{cp_at, cp_start_before};
 use super::super::{Allowlist, SalvageError};
-use super::Block;
+use super::{Block, Settled};
 use crate::profile::Profile;
 use crate::py::unicode::is_space;
 use crate::salvage::dialect::Dialect;
@@ -127,14 +127,21 @@ impl<'t> Blocks<'t> {
             if open_by(at) {
                 return Ok(None);
             }
-            if let Some((end, calls)) = scan.structure(text, at) {
+            if let Some((end, members)) = scan.structure(text, at) {
                 if open_by(end + separators(&text[end..])) {
                     return Ok(None);
                 }
-                return Ok(Some(Some((end, calls))));
+                return Ok(Some(Some((end, scan.take_calls(members)))));
             }
         }
         Ok(Some(None))
+    }
+
+    /// The first place after the last one asked about where a dialect's scan lists a
+    /// candidate or left a structure open: `None` while some dialect has not scanned, or
+    /// when every place is scanned afresh (`Memo::Off`).
+    pub fn horizon(&self) -> Option<usize> {
+        (self.memo == Memo::On && self.horizon != 0).then_some(self.horizon)
     }
 
     /// The scan of the dialect at `index` that serves `at`: the last one if it does,
@@ -145,7 +152,7 @@ impl<'t> Blocks<'t> {
         spec: &Spec,
         at: usize,
         from: usize,
-    ) -> Result<&Scan, SalvageError> {
+    ) -> Result<&mut Scan, SalvageError> {
         let (memo, at_end) = (self.memo, self.at_end);
         let serves = self.scans[index]
             .as_mut()
@@ -155,7 +162,7 @@ impl<'t> Blocks<'t> {
             scan.seek(at);
             self.scans[index] = Some(scan);
         }
-        Ok(self.scans[index].as_ref().expect("scanned above"))
+        Ok(self.scans[index].as_mut().expect("scanned above"))
     }
 
     /// A scan of `spec`'s dialect over the text from `from` on, for the place `at`.
@@ -220,11 +227,24 @@ impl Scan {
     }
 
     /// The first place after `at` (the last place asked about) where this scan lists a
-    /// candidate, or (while the text may go on) left a structure open.
+    /// candidate, or (while the text may go on) left a structure open; the place right
+    /// after `at` when one of its candidates runs past `at`: a later place inside it is
+    /// one it no longer serves (the dialect may not have been asked at `at`, where an
+    /// earlier one read the block).
     fn next_after(&self, at: usize, at_end: bool) -> usize {
         let list = &self.list[self.passed..];
-        let mut after = list.iter().skip_while(|(span, _, _)| span.start <= at);
-        let start = after.next().map_or(usize::MAX, |(span, _, _)| span.start);
+        let up_to = self.passed
+            + list
+                .iter()
+                .take_while(|(span, _, _)| span.start <= at)
+                .count();
+        if up_to > 0 && self.reach[up_to - 1] > at {
+            return at + 1;
+        }
+        let start = self
+            .list
+            .get(up_to)
+            .map_or(usize::MAX, |(span, _, _)| span.start);
         match self.open {
             Some(open) if !at_end && open > at => start.min(open),
             _ => start,
@@ -233,15 +253,15 @@ impl Scan {
 
     /// The structure that begins at `at`: its first candidate and those that follow it
     /// directly (with only separators between, and no opener of their own). Its end, and
-    /// its calls.
-    fn structure(&self, text: &[u8], at: usize) -> Option<Block> {
+    /// where its candidates are in the list.
+    fn structure(&self, text: &[u8], at: usize) -> Option<(usize, Range<usize>)> {
         let first = self.passed;
         if self.list.get(first)?.0.start != at {
             return None;
         }
         let mut end = at;
-        let mut calls = Vec::new();
-        for (span, dialect, found) in &self.list[first..] {
+        let mut members = first..first;
+        for (span, _, _) in &self.list[first..] {
             let continues = span.start == at
                 || (span.start >= end
                     && only_separators(&text[end..span.start])
@@ -250,11 +270,18 @@ impl Scan {
                 break;
             }
             end = end.max(span.end);
-            if let Some(found) = found {
-                calls.push((span.clone(), *dialect, found.clone()));
-            }
+            members.end += 1;
         }
-        Some((end, calls))
+        Some((end, members))
+    }
+
+    /// The calls of a structure's candidates (`members`), moved out: a structure is read
+    /// once in a reading.
+    fn take_calls(&mut self, members: Range<usize>) -> Vec<Settled> {
+        self.list[members]
+            .iter_mut()
+            .filter_map(|(span, dialect, found)| Some((span.clone(), *dialect, found.take()?)))
+            .collect()
     }
 }
 
