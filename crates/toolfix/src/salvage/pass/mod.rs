@@ -27,17 +27,19 @@
 use std::ops::Range;
 
 mod blocks;
+mod places;
 
 use super::dialect::Dialect;
 use super::dialect::tokens::{harmony, reasoning};
 use super::span::Found;
-use super::stream::frontier::{self, Scan};
+use super::stream::frontier::Scan;
 use super::text::cp_at;
 use super::{Allowlist, SalvageError};
 use crate::profile::Profile;
 use crate::py::unicode::is_space;
 use blocks::Blocks;
 pub use blocks::Memo;
+use places::Places;
 
 /// Reasoning blocks: an opener and the closers that end it.
 const REASONING: [(&str, &[&str]); 4] = [
@@ -139,8 +141,9 @@ impl Reading {
             at_end,
             blocks,
         };
+        let mut places = Places::new(text, at_end);
         loop {
-            let at = match frontier::scan_near(text, self.pos) {
+            let at = match places.next(self.pos, reader.blocks.horizon()) {
                 Scan::Marker(at) => at,
                 Scan::Partial(at) => {
                     self.decided = at;
