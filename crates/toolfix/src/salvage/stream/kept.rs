@@ -124,6 +124,17 @@ impl Kept {
         let from = self.checked.max(self.looked_at);
         self.checked = len;
         if self.awaiting_think {
+            // Both markers end with `>`: new text without one completes neither.
+            let new = &self.text[from..];
+            let closes = match new.len() {
+                // A few bytes (a token, a small chunk) are looked at directly, cheaper
+                // than setting up a vector search.
+                0..=16 => new.contains(&b'>'),
+                _ => memchr::memchr(b'>', new).is_some(),
+            };
+            if !closes {
+                return false;
+            }
             let new = &self.text[from.saturating_sub(THINK_CLOSE.len() - 1)..];
             return [tokens::reasoning::THINK.as_bytes(), THINK_CLOSE]
                 .iter()

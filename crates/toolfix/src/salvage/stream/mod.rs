@@ -127,17 +127,25 @@ impl<'t> Stream<'t> {
         }
         let start = self.received;
         self.received += chunk.len();
+        // The kept text is fed in place: a small chunk costs its bytes, not a move of
+        // the stream's state.
+        if let State::Kept(kept) = &mut self.state {
+            match self.echo {
+                true => kept.text.extend_from_slice(chunk),
+                false => {
+                    let request = Request::new(Content(&[]), &self.tools)
+                        .adapter(self.adapter)
+                        .profile(self.profile);
+                    kept.push(chunk, &request, on);
+                }
+            }
+            return;
+        }
         let state = std::mem::replace(&mut self.state, State::Start(Held::new()));
         self.state = match state {
             State::Start(held) => self.start(held, chunk, start, on),
             State::Clear { partial, before } => self.clear(partial, before, chunk, start, on),
-            State::Kept(mut kept) => {
-                match self.echo {
-                    true => kept.text.extend_from_slice(chunk),
-                    false => kept.push(chunk, &self.request(), on),
-                }
-                State::Kept(kept)
-            }
+            kept @ State::Kept(_) => kept,
         };
     }
 
