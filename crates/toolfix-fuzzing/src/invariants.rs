@@ -101,10 +101,10 @@ pub fn outside_fences(content: Content<'_>, calls: &[Call]) -> Result<(), Violat
 }
 
 /// Under `strict` and `portable`: no call starts inside a fenced range of the content,
-/// unless the fence opens inside a dialect's block, which owns its text: the one-pass
-/// reading decides a block from its opener on, so a fence mark inside it (DeepSeek V3's
-/// JSON between ```` ```json ```` and ```` ``` ````, a code argument, a string argument
-/// of a `<tool_call>`) opens no fence. The block holding the fence need not be recovered
+/// unless the fence opens inside a dialect's block or a reasoning block, which owns its
+/// text: the one-pass reading decides a region from its opener on, so a fence mark inside
+/// it (DeepSeek V3's JSON between ```` ```json ```` and ```` ``` ````, a code argument, a
+/// string argument of a `<tool_call>`, a draft in `<think>`) opens no fence. The block holding the fence need not be recovered
 /// (one to an unoffered tool, or one that fails to decode, still owns its text), so this
 /// accepts any dialect's opener before the fence (`block_openers`), unless the opener is
 /// quoted inside a recovered call (then it is that call's data and opens no block).
@@ -163,23 +163,28 @@ pub fn token_openers(text: &[u8]) -> Vec<usize> {
 
 /// Where any dialect's block may start: `token_openers`, and the openers of the six
 /// dialects of the real package (`<tool_call>`, `<function=`, `[TOOL_CALL]`,
-/// `[TOOL_REQUEST]`, `<|python_tag|>`, ReAct's `action`) in any case, with the non-ASCII
-/// letters `re.IGNORECASE` folds to ASCII ones. Loose on purpose, as `token_openers` is.
+/// `[TOOL_REQUEST]`, `<|python_tag|>`, ReAct's `action`) and the reasoning openers, in
+/// any case, with the non-ASCII letters `re.IGNORECASE` folds to ASCII ones. Loose on
+/// purpose, as `token_openers` is.
 pub fn block_openers(text: &[u8]) -> Vec<usize> {
     let mut at = token_openers(text);
     let folded: Vec<(usize, char)> = String::from_utf8_lossy(text)
         .char_indices()
         .map(|(i, c)| (i, fold_to_ascii(c)))
         .collect();
-    let six = [
+    let others = [
         tool_call::OPEN,
         function::OPEN,
         bracket::TOOL_CALL,
         bracket::TOOL_REQUEST,
         python_tag::TAG,
         react::ACTION,
+        reasoning::THINK,
+        reasoning::GEMMA_THOUGHT,
+        reasoning::MISTRAL_THINK,
+        reasoning::HARMONY_ANALYSIS,
     ];
-    for marker in six {
+    for marker in others {
         let marker: Vec<char> = marker.chars().map(fold_to_ascii).collect();
         at.extend(
             folded
