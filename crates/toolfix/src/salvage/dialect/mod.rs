@@ -163,7 +163,7 @@ pub(super) fn scan_embedded(payloads: &Payloads<'_>) -> Result<Candidates, Salva
 
 /// Whether text that holds the bytes `held` can hold a marker of a dialect that `needs`
 /// one: a scanner whose byte the text lacks has nothing to find.
-fn holds(held: MarkerBytes, needs: Needs) -> bool {
+pub(super) fn holds(held: MarkerBytes, needs: Needs) -> bool {
     match needs {
         Needs::Angle => held.angle,
         Needs::Bracket => held.bracket,

@@ -12,11 +12,11 @@
 
 use std::ops::Range;
 
-use super::super::dialect::{REGISTRY, Scanner, Spec, opens_at};
+use super::super::dialect::{REGISTRY, Scanner, Spec, holds, opens_at};
 use super::super::fence::Masked;
 use super::super::payload::Payloads;
 use super::super::span::{Candidates, Found};
-use super::super::text::{cp_at, cp_start_before};
+use super::super::text::{MarkerBytes, cp_at, cp_start_before};
 use super::super::{Allowlist, SalvageError};
 use super::{Block, Settled};
 use crate::profile::Profile;
@@ -42,6 +42,10 @@ pub struct Blocks<'t> {
     memo: Memo,
     /// The last scan of each dialect of the registry, by its index there.
     scans: Vec<Option<Scan>>,
+    /// Which of `<` and `[` the text holds: a dialect whose markers need one the text
+    /// lacks has nothing to find, and is not scanned (prose with the word `action` in it
+    /// is read by ReAct's scanner alone).
+    held: MarkerBytes,
     /// The first place after the last one asked about where a scan lists a candidate or
     /// left a structure open: before it, no dialect reads a block, and every scan still
     /// serves (a place inside a candidate lies after that candidate's start). Most places
@@ -73,13 +77,15 @@ struct Scan {
 }
 
 impl<'t> Blocks<'t> {
-    /// The blocks of `text` (all of the reply when `at_end`), nothing scanned yet.
+    /// The blocks of `text` (all of the reply when `at_end`, holding the marker bytes
+    /// `held`), nothing scanned yet.
     pub fn new(
         text: &'t [u8],
         at_end: bool,
         tools: &'t Allowlist,
         profile: Profile,
         memo: Memo,
+        held: MarkerBytes,
     ) -> Blocks<'t> {
         Blocks {
             text,
@@ -88,6 +94,7 @@ impl<'t> Blocks<'t> {
             profile,
             memo,
             scans: (0..REGISTRY.len()).map(|_| None).collect(),
+            held,
             horizon: 0,
         }
     }
@@ -172,6 +179,7 @@ impl<'t> Blocks<'t> {
         let payloads = Payloads::new(&masked, self.tools, self.profile);
         let mut candidates = Candidates::new();
         match spec.scanner() {
+            _ if !holds(self.held, spec.needs()) => {}
             Scanner::None => {}
             Scanner::Embedded(scan) => scan(&payloads, &mut candidates)?,
             Scanner::Token(scan) => scan(&payloads, &mut candidates),

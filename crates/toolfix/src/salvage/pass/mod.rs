@@ -33,7 +33,7 @@ use super::dialect::Dialect;
 use super::dialect::tokens::{harmony, reasoning};
 use super::span::Found;
 use super::stream::frontier::Scan;
-use super::text::cp_at;
+use super::text::{MarkerBytes, cp_at};
 use super::{Allowlist, SalvageError};
 use crate::profile::Profile;
 use crate::py::unicode::is_space;
@@ -135,13 +135,14 @@ impl Reading {
         tools: &Allowlist,
         profile: Profile,
     ) -> Result<(), SalvageError> {
-        let blocks = Blocks::new(text, at_end, tools, profile, self.memo);
+        let held = MarkerBytes::of(text);
+        let blocks = Blocks::new(text, at_end, tools, profile, self.memo, held);
         let mut reader = Reader {
             text,
             at_end,
             blocks,
         };
-        let mut places = Places::new(text, at_end);
+        let mut places = Places::new(text, at_end, held);
         loop {
             let at = match places.next(self.pos, reader.blocks.horizon()) {
                 Scan::Marker(at) => at,

@@ -13,7 +13,7 @@ use memchr::memmem::Finder;
 
 use super::super::dialect::tokens::reasoning;
 use super::super::stream::frontier::{self, Scan};
-use super::super::text::cp_at;
+use super::super::text::{MarkerBytes, cp_at};
 use super::{LOOK_AHEAD, REASONING};
 use crate::py::unicode::is_space;
 
@@ -50,12 +50,14 @@ impl Remembered {
 }
 
 impl<'t> Places<'t> {
-    /// The stops of `text`, all of the reply when `at_end`.
-    pub fn new(text: &'t [u8], at_end: bool) -> Places<'t> {
+    /// The stops of `text`, all of the reply when `at_end`; `held` says which of `<`
+    /// and `[` it holds (every reasoning marker begins with one).
+    pub fn new(text: &'t [u8], at_end: bool, held: MarkerBytes) -> Places<'t> {
         let markers = REASONING
             .iter()
             .map(|(open, _)| *open)
             .chain([reasoning::THINK_CLOSE])
+            .filter(|marker| held.may_hold(marker.as_bytes()))
             .map(|marker| (Finder::new(marker.as_bytes()), Remembered::NOTHING))
             .collect();
         Places {
