@@ -148,7 +148,7 @@ def failure(header, case, is_safety):
     rule = f"<span class=\"safety\">{rule} ⚠</span>" if is_safety else rule
     parts = [f"<details class=\"failure\"><summary>{rule} {html.escape(case['level'])} "
              f"<code>{html.escape(case['base'])}</code> — in {html.escape(', '.join(case['chunkings']))}"
-             f" — {html.escape(reason)}</summary>"]
+             f" — {inline(reason)}</summary>"]
     if case.get("message"):
         parts.append(f"<div>message:<pre class=\"message\">{html.escape(case['message'][:SHOWN])}</pre></div>")
     command = (f"target/release/toolfix conform --impl '{header['command']}' --profile portable "

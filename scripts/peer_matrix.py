@@ -184,6 +184,13 @@ def cell(counter):
     return f"{passed}/{failing}"
 
 
+def code(text):
+    """Text as a Markdown code span in a table cell, however many backticks it holds."""
+    fence = "``" if "`" in text else "`"
+    pad = " " if fence == "``" else ""
+    return f"{fence}{pad}{md(text)}{pad}{fence}"
+
+
 def md(text):
     """Text for a Markdown table cell."""
     return text.replace("|", "\\|").replace("\n", " ")
@@ -334,8 +341,8 @@ def parsers_section(reports, engine_inventories, w):
         per = Counter(row["status"] for row in rows)
         w(f"### {md(header['engine'])} {md(header['version'])}: {len(rows)} parsers "
           f"(`{md(header['registry'])}`)\n")
-        w(f"{per['runs']} run the suite, {per['no-cases']} have no cases in it, "
-          f"{per['fails']} do not load.\n")
+        w(f"Run the suite: {per['runs']}; no cases in it: {per['no-cases']}; "
+          f"do not load: {per['fails']}.\n")
         w("| parser | status | what it reads | a reply with no call: batch · streamed |")
         w("|---|---|---|---|")
         for row in rows:
@@ -356,7 +363,7 @@ def parser_status(adapter, row, by_run):
                     "written in: no cases in the suite for this format (issue 33)")
         return NO_CASES
     where_ = "does not import" if row.get("stage") == "import" else "imports, does not start"
-    return f"{where_}: `{md(row['error'])}`"
+    return f"{where_}: {code(row['error'])}"
 
 
 def parser_format(row):
