@@ -359,8 +359,8 @@ def parser_status(adapter, row, by_run):
     if row["status"] == "no-cases":
         near = row.get("reads_other_form")
         if near:
-            return (f"imports; reads `{md(near)}` in a form none of the suite's cases is "
-                    "written in: no cases in the suite for this format (issue 33)")
+            return (f"imports; reads `{md(near)}` only in a form the suite's cases do not "
+                    "name, so none is sent: no cases in the suite for this format (issue 33)")
         return NO_CASES
     where_ = "does not import" if row.get("stage") == "import" else "imports, does not start"
     return f"{where_}: {code(row['error'])}"

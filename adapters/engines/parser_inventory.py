@@ -101,7 +101,7 @@ def write(path, engine, version, registry, parsers, other_forms=None):
     driver maps it to (empty: a format toolfix has no dialect for), and `load()` returns
     `(batch, stream, format)` for a parser that loads (`format`: its class and markers, a
     dict) or raises `Failed`. `other_forms` names, for a parser of no dialect that reads a
-    toolfix dialect in a form none of the suite's cases is written in, that dialect."""
+    toolfix dialect only in a form the suite's cases do not name, that dialect."""
     rows = []
     for name, dialects, load in parsers:
         row = {"type": "parser", "engine": engine, "parser": name, "dialects": list(dialects)}

@@ -15,9 +15,9 @@ import parser_inventory as inventory  # noqa: E402
 from driver import DIALECTS, FunctionCallParser, engine_driver  # noqa: E402
 
 
-# A detector of no dialect that reads a toolfix dialect, in a form none of the suite's
-# cases is written in (README.md, "Detectors"): gpt-oss wants `<|start|>assistant` before
-# the Harmony channel the suite's replies start with.
+# A detector of no dialect that reads a toolfix dialect only in a form the suite's cases
+# do not name (README.md, "Detectors"): gpt-oss reads Harmony only after
+# `<|start|>assistant`, which a few of the suite's `harmony` cases write and most do not.
 OTHER_FORMS = {"gpt-oss": "harmony"}
 
 
