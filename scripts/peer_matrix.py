@@ -5,15 +5,22 @@
     python3 scripts/peer_matrix.py                  # write docs/matrix.md
     python3 scripts/peer_matrix.py --check          # exit 1 (with a diff) if it is not current
     python3 scripts/peer_matrix.py --reports DIR    # reports elsewhere (default: reports)
+    python3 scripts/peer_matrix.py --html PAGE      # also the page as HTML, every failure in it
 
 The page is generated, never edited: one row per implementation and parser, with pass and
-fail counts per rule of docs/guarantees.md, per dialect and per op; the failures on safety
-rules, one line per case with the chunkings it fails in and the reason its known-failures
-file gives; and the findings of
+fail counts per rule of docs/guarantees.md, per dialect and per op; one row per parser each
+inference engine registers (adapters/ENGINE/inventory.py, reports/inventory-ENGINE.jsonl),
+whether it runs the suite or why not; the failures on safety rules, one line per case with
+the chunkings it fails in and the reason its known-failures file gives; and the findings of
 adapters/findings.toml, each with the command that reproduces it. A finding whose case does
-not fail for its run is an error: a fixed bug or a renamed case cannot linger on the page.
-Nothing on it depends on when or how fast the runs went, so `--check` holds until a result
-changes.
+not fail for its run is an error: a fixed bug or a renamed case cannot linger on the page;
+so is an engine parser that maps to a toolfix dialect with no run in adapters/peers.txt, or
+a run of a parser its engine no longer registers or loads. Nothing on it depends on when or
+how fast the runs went, so `--check` holds until a result changes.
+
+`--html` writes the same page as HTML (scripts/matrix_html.py), with every failing case of
+every run opening to the command that replays it; `scripts/check_page.py` checks that in
+headless Chromium (.ci/peers runs both).
 
 Exit status: 0 written or current, 1 not current (--check), 2 a report or finding is
 missing or wrong.
@@ -27,9 +34,12 @@ import tomllib
 from collections import Counter, defaultdict
 from pathlib import Path
 
+import matrix_html
+
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = ROOT / "adapters" / "peers.txt"
 FINDINGS = ROOT / "adapters" / "findings.toml"
+ADAPTERS = ROOT / "adapters"
 OUT = ROOT / "docs" / "matrix.md"
 
 # docs/guarantees.md: the rules and which are about safety.
@@ -69,6 +79,41 @@ def load(path):
     return header, collapse(cases), footer
 
 
+def engines():
+    """The adapters whose engine registers parsers of its own: those with an inventory.py."""
+    return sorted(path.parent.name for path in ADAPTERS.glob("*/inventory.py"))
+
+
+def inventories(reports_dir, all_runs):
+    """Each engine's inventory (adapters/ENGINE/inventory.py wrote it while .ci/peers ran):
+    (adapter, header, rows), checked against adapters/peers.txt both ways, so that no
+    parser the engine loads and toolfix can send cases to is left without its run, and no
+    run is of a parser the engine no longer registers or loads."""
+    out = []
+    problems = []
+    for adapter in engines():
+        path = Path(reports_dir) / f"inventory-{adapter}.jsonl"
+        if not path.exists():
+            raise Problem(f"{path}: no inventory (run .ci/peers {adapter} first)")
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        header, rows = (lines[0], lines[1:]) if lines else ({}, [])
+        if header.get("type") != "inventory" or header.get("parsers") != len(rows):
+            raise Problem(f"{path}: not a whole inventory")
+        runs_of = {parser for _, a, parser in all_runs if a == adapter}
+        runnable = {row["parser"] for row in rows if row["status"] == "runs"}
+        status = {row["parser"]: row["status"] for row in rows}
+        for parser in sorted(runnable - runs_of):
+            problems.append(f"{adapter} {parser}: its driver maps it to a toolfix dialect, but "
+                            "adapters/peers.txt has no run of it: add one")
+        for parser in sorted(runs_of - runnable):
+            problems.append(f"adapters/peers.txt runs {adapter} {parser}, which the engine's "
+                            f"inventory says is {status.get(parser, 'not registered')}")
+        out.append((adapter, header, rows))
+    if problems:
+        raise Problem("\n".join(problems))
+    return out
+
+
 def collapse(cases):
     """One line per case: a salvage case and its streaming checks (`ID@chunking`) count
     once, as the one of them that counts worst (failing, then may, passed, not sent; a
@@ -81,8 +126,12 @@ def collapse(cases):
     out = []
     for base, members in families.items():
         worst = min(members, key=lambda c: (rank[where(c)], not fails_the_run(c), not safety(c)))
+        failing = [c for c in members if where(c) == "failing"]
         out.append(dict(worst, base=base, chunkings=chunkings(members, where(worst)),
-                        failing_ids={c["id"] for c in members if where(c) == "failing"}))
+                        failing_ids={c["id"] for c in failing},
+                        # What replays each failing check (the HTML page shows them all).
+                        reproduces=[(chunkings([c], "failing")[0], c.get("reproduce"))
+                                    for c in failing]))
     return out
 
 
@@ -135,12 +184,19 @@ def cell(counter):
     return f"{passed}/{failing}"
 
 
+def code(text):
+    """Text as a Markdown code span in a table cell, however many backticks it holds."""
+    fence = "``" if "`" in text else "`"
+    pad = " " if fence == "``" else ""
+    return f"{fence}{pad}{md(text)}{pad}{fence}"
+
+
 def md(text):
     """Text for a Markdown table cell."""
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render(reports, findings):
+def render(reports, findings, engine_inventories):
     """The page."""
     versions = {(h["toolfix"], h["suite"]["cases"]) for _, h, _, _ in reports}
     if len(versions) != 1:
@@ -175,6 +231,7 @@ def render(reports, findings):
           f"{counts['failing']} | {sum(fails_the_run(c) for c in cases)} | {counts['may']} | "
           f"{counts['unsent']} | {sum(safety(c) for c in cases)} |")
     w("")
+    parsers_section(reports, engine_inventories, w)
 
     def table(title, intro, key_of, columns, label=lambda k: f"`{k}`"):
         w(f"## {title}\n")
@@ -256,6 +313,83 @@ def render(reports, findings):
     return "\n".join(out)
 
 
+# A parser's inventory status as its row says it (adapters/engines/parser_inventory.py).
+NO_CASES = "imports; no cases in the suite for this format (issue 33)"
+
+
+def parsers_section(reports, engine_inventories, w):
+    """One row per parser each inference engine registers: its run's counts, or, for a
+    parser the suite has nothing to send or that does not load, why, never left out."""
+    if not engine_inventories:
+        return
+    by_run = {name: cases for name, _, cases, _ in reports}
+    totals = Counter(row["status"] for _, _, rows in engine_inventories for row in rows)
+    w("## Every engine parser\n")
+    w("Every parser the inference engines register, as each engine lists them (its "
+      "registry, below), tried by `.ci/peers` in the engine's own environment "
+      "(`adapters/ENGINE/run --inventory`): "
+      f"{totals['runs']} run the suite (their rows are in Runs above); {totals['no-cases']} "
+      "import but read a format no toolfix dialect covers, so the suite has no case to send "
+      f"them (issue 33); {totals['fails']} do not load, with the error. The last column is "
+      "the one check that needs no format: a reply with no call "
+      "(`It is sunny in Paris today.`) gives no call, in batch and streamed in two chunks, "
+      "and streamed it is shown unchanged (`ok`, or what the parser did). The suite's "
+      "allowlist and fence cases are not sent to a parser of another format: each is "
+      "written in some dialect's markup, which such a parser never parses, so it would pass "
+      "them without reading a call.\n")
+    for adapter, header, rows in engine_inventories:
+        per = Counter(row["status"] for row in rows)
+        w(f"### {md(header['engine'])} {md(header['version'])}: {len(rows)} parsers "
+          f"(`{md(header['registry'])}`)\n")
+        w(f"Run the suite: {per['runs']}; no cases in it: {per['no-cases']}; "
+          f"do not load: {per['fails']}.\n")
+        w("| parser | status | what it reads | a reply with no call: batch · streamed |")
+        w("|---|---|---|---|")
+        for row in rows:
+            w(f"| {md(row['parser'])} | {parser_status(adapter, row, by_run)} | "
+              f"{parser_format(row)} | {parser_prose(row)} |")
+        w("")
+
+
+def parser_status(adapter, row, by_run):
+    """The status cell of an engine parser's row."""
+    if row["status"] == "runs":
+        counts = Counter(where(c) for c in by_run[f"{adapter}-{row['parser']}"])
+        return f"runs the suite: {counts['passed']} passed, {counts['failing']} failing"
+    if row["status"] == "no-cases":
+        near = row.get("reads_other_form")
+        if near:
+            return (f"imports; reads `{md(near)}` only in a form the suite's cases do not "
+                    "name, so none is sent: no cases in the suite for this format (issue 33)")
+        return NO_CASES
+    where_ = "does not import" if row.get("stage") == "import" else "imports, does not start"
+    return f"{where_}: {code(row['error'])}"
+
+
+def parser_format(row):
+    """The format cell: the dialects of a parser that runs, else its class and markers."""
+    if row["status"] == "runs":
+        return "dialects " + ", ".join(f"`{d}`" for d in row["dialects"])
+    described = row.get("format")
+    if not described:
+        return "—"
+    cls = described["class"].rsplit(".", 1)[-1]
+    markers = described["markers"]
+    if not markers:
+        return f"`{md(cls)}`"
+    shown = ", ".join(f"`{md(json.dumps(m, ensure_ascii=False)[1:-1])}`" for m in markers[:6])
+    more = f" and {len(markers) - 6} more" if len(markers) > 6 else ""
+    return f"`{md(cls)}`: {shown}{more} ({md(described['markers_from'])})"
+
+
+def parser_prose(row):
+    """The prose checks' cell."""
+    prose = row.get("prose")
+    if not prose:
+        return "—"
+    return " · ".join(md(prose[k]) for k in ("batch", "stream"))
+
+
 def checked_findings(reports):
     """adapters/findings.toml, each entry checked against its run's report."""
     data = tomllib.loads(FINDINGS.read_text(encoding="utf-8"))
@@ -286,13 +420,18 @@ def main():
     parser.add_argument("--reports", default=str(ROOT / "reports"), help="where the peer-NAME.jsonl reports are")
     parser.add_argument("--out", default=str(OUT), help="the page to write or check")
     parser.add_argument("--check", action="store_true", help="fail if the page is not what the reports give")
+    parser.add_argument("--html", metavar="PAGE", help="also write the page as HTML, every failure opening to its reproduce line")
     args = parser.parse_args()
     try:
         reports = []
         for name, adapter, parser_name in runs():
             header, cases, _ = load(Path(args.reports) / f"peer-{name}.jsonl")
             reports.append((name, header, cases, parser_name))
-        page = render(reports, checked_findings(reports))
+        page = render(reports, checked_findings(reports), inventories(args.reports, runs()))
+        if args.html:
+            html_page = matrix_html.page(page, reports, where, safety,
+                                         lambda rule: RULES.index(rule) if rule in RULES else len(RULES))
+            Path(args.html).write_text(html_page, encoding="utf-8")
     except Problem as problem:
         print(f"peer_matrix: {problem}", file=sys.stderr)
         return 2

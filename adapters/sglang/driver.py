@@ -16,6 +16,7 @@ Both ops call the parser as SGLang's OpenAI server does (`serving_chat.py`):
 See README.md.
 """
 
+import functools
 import json
 import sys
 from pathlib import Path
@@ -60,10 +61,6 @@ FORMS = {
     "gemma4": {"gemma": ["gemma-4"]},
 }
 
-NAME = engine_driver.parser_name(FunctionCallParser.ToolCallParserEnum, "hermes")
-
-
-
 def sglang_tools(tools):
     """The request's tools as the server's pydantic models; an entry the server's request
     validation would refuse is left out (SGLang would refuse the whole request)."""
@@ -76,10 +73,10 @@ def sglang_tools(tools):
     return out
 
 
-def batch(content, tools):
-    """`_process_tool_calls`: has_tool_call, then parse_non_stream; a parse error keeps no
-    calls (the server logs it)."""
-    parser = FunctionCallParser(sglang_tools(tools), NAME)
+def batch(name, content, tools):
+    """`_process_tool_calls` with detector `name`: has_tool_call, then parse_non_stream; a
+    parse error keeps no calls (the server logs it)."""
+    parser = FunctionCallParser(sglang_tools(tools), name)
     if not parser.has_tool_call(content):
         return []
     try:
@@ -90,10 +87,10 @@ def batch(content, tools):
     return [(call.name, call.parameters) for call in calls]
 
 
-def stream(chunks, tools, calls):
-    """`_process_tool_call_stream` over the chunks, the last one with flush=True, then
-    `_check_for_unstreamed_tool_args`."""
-    parser = FunctionCallParser(sglang_tools(tools), NAME)
+def stream(name, chunks, tools, calls):
+    """`_process_tool_call_stream` with detector `name` over the chunks, the last one with
+    flush=True, then `_check_for_unstreamed_tool_args`."""
+    parser = FunctionCallParser(sglang_tools(tools), name)
     shown = []
     for number, chunk in enumerate(chunks):
         text, items = parser.parse_stream_chunk(chunk)
@@ -127,14 +124,19 @@ def unstreamed_arguments(detector):
     return None
 
 
-IMPLEMENTATION = {"name": "sglang", "version": sglang.__version__, "language": "python",
-                  "api": f"FunctionCallParser(tools, {NAME!r}): parse_non_stream, parse_stream_chunk",
-                  "parser": NAME, "python": sys.version.split()[0],
-                  "homepage": "https://github.com/sgl-project/sglang",
-                  "issues": "https://github.com/sgl-project/sglang/issues"}
+def implementation(name):
+    """The handshake's `implementation` for detector `name`."""
+    return {"name": "sglang", "version": sglang.__version__, "language": "python",
+            "api": f"FunctionCallParser(tools, {name!r}): parse_non_stream, parse_stream_chunk",
+            "parser": name, "python": sys.version.split()[0],
+            "homepage": "https://github.com/sgl-project/sglang",
+            "issues": "https://github.com/sgl-project/sglang/issues"}
+
 
 if __name__ == "__main__":
+    NAME = engine_driver.parser_name(FunctionCallParser.ToolCallParserEnum, "hermes")
     # The server detokenizes as it generates, so a chunk never ends inside a special token.
     dialects = engine_driver.dialects_of(DIALECTS, NAME)
-    engine_driver.serve(IMPLEMENTATION, dialects, batch, stream,
+    engine_driver.serve(implementation(NAME), dialects, functools.partial(batch, NAME),
+                        functools.partial(stream, NAME),
                         forms=engine_driver.forms_of(FORMS, NAME, dialects), token_chunks=True)

@@ -18,6 +18,7 @@ Both ops call the parser as `transformers serve` does, with the prompt's end as 
 Runs without torch. See README.md.
 """
 
+import functools
 import sys
 from pathlib import Path
 
@@ -41,24 +42,27 @@ TEMPLATES = {
     "gemma4": ("gemma4", "<|turn>user\nhi<turn|>\n<|turn>model\n", ["gemma"]),
 }
 
-NAME = engine_driver.parser_name(TEMPLATES, "qwen3")
-MODEL_TYPE, PREFIX, DIALECTS = TEMPLATES[NAME]
 # The forms each template reads of a dialect it reads only in some forms, checked with
 # `toolfix smoke` (README.md): the Gemma 4 template does not read FunctionGemma's tokens.
 FORMS = {"gemma4": {"gemma": ["gemma-4"]}}
-TEMPLATE = next(entry for types, entry in _RESPONSE_TEMPLATE_FALLBACKS.items() if MODEL_TYPE in types)
 
 
-def batch(content, tools):
-    """`parse_assistant_message`'s reading of a whole reply."""
-    parsed = parse_response(content, TEMPLATE, prefix=PREFIX, tools=tools)
+def template_of(name):
+    """The fallback `response_template` a run's argument picks."""
+    model_type = TEMPLATES[name][0]
+    return next(entry for types, entry in _RESPONSE_TEMPLATE_FALLBACKS.items() if model_type in types)
+
+
+def batch(name, content, tools):
+    """`parse_assistant_message`'s reading of a whole reply, with template `name`."""
+    parsed = parse_response(content, template_of(name), prefix=TEMPLATES[name][1], tools=tools)
     calls = [_normalize_tool_call(value) for value in parsed.get("tool_calls") or []]
     return [(call.name, call.arguments) for call in calls]
 
 
-def stream(chunks, tools, calls):
-    """The server's streaming loop: feed each chunk, then finalize."""
-    parser = ResponseParser(TEMPLATE, prefix=PREFIX, tools=tools)
+def stream(name, chunks, tools, calls):
+    """The server's streaming loop with template `name`: feed each chunk, then finalize."""
+    parser = ResponseParser(template_of(name), prefix=TEMPLATES[name][1], tools=tools)
     shown = []
     found = [0]
 
@@ -82,15 +86,21 @@ def stream(chunks, tools, calls):
     return "".join(shown)
 
 
-IMPLEMENTATION = {"name": "transformers", "version": transformers.__version__,
-                  "language": "python",
-                  "api": f"parse_response / ResponseParser with serve's {NAME!r} fallback template",
-                  "parser": NAME, "python": sys.version.split()[0],
-                  "homepage": "https://github.com/huggingface/transformers",
-                  "issues": "https://github.com/huggingface/transformers/issues"}
+def implementation(name):
+    """The handshake's `implementation` for template `name`."""
+    return {"name": "transformers", "version": transformers.__version__,
+            "language": "python",
+            "api": f"parse_response / ResponseParser with serve's {name!r} fallback template",
+            "parser": name, "python": sys.version.split()[0],
+            "homepage": "https://github.com/huggingface/transformers",
+            "issues": "https://github.com/huggingface/transformers/issues"}
+
 
 if __name__ == "__main__":
+    NAME = engine_driver.parser_name(TEMPLATES, "qwen3")
+    dialects = TEMPLATES[NAME][2]
     # No `token_chunks`: the parser reads text and holds back a marker cut at a chunk's end
     # itself, so every chunking is fair to it.
-    engine_driver.serve(IMPLEMENTATION, DIALECTS, batch, stream,
-                        forms=engine_driver.forms_of(FORMS, NAME, DIALECTS))
+    engine_driver.serve(implementation(NAME), dialects, functools.partial(batch, NAME),
+                        functools.partial(stream, NAME),
+                        forms=engine_driver.forms_of(FORMS, NAME, dialects))

@@ -70,8 +70,6 @@ FORMS = {
     "phi4_mini_json": {"phi4": ["functools"]},
 }
 
-NAME = engine_driver.parser_name(ToolParserManager.list_registered(), "hermes")
-
 # A marker a chat template writes as one special token: `<…>` or `[UPPER_CASE]`, no space.
 MARKER = re.compile(r"^(?:<[^\s<>]{1,48}>|\[[A-Z_]{2,32}\])$")
 
@@ -158,14 +156,6 @@ def stand_in_tokenizer(markers):
     return tokenizer
 
 
-PARSER_CLASS = ToolParserManager.get_tool_parser(NAME)
-TOKENIZER = parser_tokenizer(PARSER_CLASS)
-# The prompt's token ids, which the server hands to the first parse_delta (with no
-# reasoning parser, they tell it the reply starts outside reasoning).
-PROMPT_IDS = TOKENIZER.encode("hi", add_special_tokens=False)
-SERVER_PARSER = ParserManager.get_parser(tool_parser_name=NAME, enable_auto_tools=True)
-
-
 def request_for(tools):
     """The chat request the reply answers: the offered tools (an entry the server's request
     validation refuses is left out, as the server would refuse the request), tool_choice
@@ -183,53 +173,72 @@ def request_for(tools):
     return request
 
 
-def server_parser(request):
-    """A fresh Parser for one reply, built as serving.py's `_make_parser` builds it."""
-    parser = SERVER_PARSER(TOKENIZER, request.tools, chat_template_kwargs={}, model_config=None)
-    tool_parser = getattr(parser, "_tool_parser", None)
-    if tool_parser is not None:
-        request = tool_parser.adjust_request(request)
-    return parser, request
+class Loaded:
+    """One parser as the server loads it for `--tool-call-parser NAME`: its class, the
+    stand-in tokenizer with its markers, the prompt's token ids (which the server hands to
+    the first parse_delta: with no reasoning parser, they tell it the reply starts outside
+    reasoning) and the `Parser` class the server composes around it."""
+
+    def __init__(self, name):
+        self.name = name
+        self.parser_class = ToolParserManager.get_tool_parser(name)
+        self.tokenizer = parser_tokenizer(self.parser_class)
+        self.prompt_ids = self.tokenizer.encode("hi", add_special_tokens=False)
+        self.server_parser_class = ParserManager.get_parser(tool_parser_name=name,
+                                                            enable_auto_tools=True)
+
+    def server_parser(self, request):
+        """A fresh Parser for one reply, built as serving.py's `_make_parser` builds it."""
+        parser = self.server_parser_class(self.tokenizer, request.tools,
+                                          chat_template_kwargs={}, model_config=None)
+        tool_parser = getattr(parser, "_tool_parser", None)
+        if tool_parser is not None:
+            request = tool_parser.adjust_request(request)
+        return parser, request
+
+    def batch(self, content, tools):
+        """serving.py's non-streaming path: `parser.parse(output.text, request, …)`."""
+        parser, request = self.server_parser(request_for(tools))
+        token_ids = self.tokenizer.encode(content, add_special_tokens=False)
+        _, _, calls = parser.parse(content, request, enable_auto_tools=True,
+                                   model_output_token_ids=token_ids)
+        return [(call.name, call.arguments) for call in calls or []]
+
+    def stream(self, chunks, tools, calls):
+        """The streaming path: `parse_delta` per chunk, each with the token ids the stand-in
+        tokenizer gives it, the last one `finished`."""
+        parser, request = self.server_parser(request_for(tools))
+        shown = []
+        pieces = chunks or [""]
+        for number, chunk in enumerate(pieces):
+            ids = self.tokenizer.encode(chunk, add_special_tokens=False)
+            delta = parser.parse_delta(chunk, ids, request, prompt_token_ids=self.prompt_ids,
+                                       finished=number == len(pieces) - 1)
+            if delta is None:
+                continue
+            shown.append(delta.content or "")
+            for tool_call in delta.tool_calls or []:
+                function = tool_call.function
+                calls.add(tool_call.index, function.name if function else None,
+                          function.arguments if function else None, number)
+        return "".join(shown)
 
 
-def batch(content, tools):
-    """serving.py's non-streaming path: `parser.parse(output.text, request, …)`."""
-    parser, request = server_parser(request_for(tools))
-    token_ids = TOKENIZER.encode(content, add_special_tokens=False)
-    _, _, calls = parser.parse(content, request, enable_auto_tools=True,
-                               model_output_token_ids=token_ids)
-    return [(call.name, call.arguments) for call in calls or []]
+def implementation(name):
+    """The handshake's `implementation` for parser `name`."""
+    return {"name": "vllm", "version": vllm.__version__, "language": "python",
+            "api": f"ParserManager.get_parser(tool_parser_name={name!r}): parse, parse_delta",
+            "parser": name,
+            "tokenizer": "stand-in: byte-level, the parser's markers as special tokens",
+            "python": sys.version.split()[0],
+            "homepage": "https://github.com/vllm-project/vllm",
+            "issues": "https://github.com/vllm-project/vllm/issues"}
 
-
-def stream(chunks, tools, calls):
-    """The streaming path: `parse_delta` per chunk, each with the token ids the stand-in
-    tokenizer gives it, the last one `finished`."""
-    parser, request = server_parser(request_for(tools))
-    shown = []
-    pieces = chunks or [""]
-    for number, chunk in enumerate(pieces):
-        ids = TOKENIZER.encode(chunk, add_special_tokens=False)
-        delta = parser.parse_delta(chunk, ids, request, prompt_token_ids=PROMPT_IDS,
-                                   finished=number == len(pieces) - 1)
-        if delta is None:
-            continue
-        shown.append(delta.content or "")
-        for tool_call in delta.tool_calls or []:
-            function = tool_call.function
-            calls.add(tool_call.index, function.name if function else None,
-                      function.arguments if function else None, number)
-    return "".join(shown)
-
-
-IMPLEMENTATION = {"name": "vllm", "version": vllm.__version__, "language": "python",
-                  "api": f"ParserManager.get_parser(tool_parser_name={NAME!r}): parse, parse_delta",
-                  "parser": NAME, "tokenizer": "stand-in: byte-level, the parser's markers as special tokens",
-                  "python": sys.version.split()[0],
-                  "homepage": "https://github.com/vllm-project/vllm",
-                  "issues": "https://github.com/vllm-project/vllm/issues"}
 
 if __name__ == "__main__":
+    NAME = engine_driver.parser_name(ToolParserManager.list_registered(), "hermes")
+    LOADED = Loaded(NAME)
     # The server detokenizes as it generates, so a chunk never ends inside a special token.
     dialects = engine_driver.dialects_of(DIALECTS, NAME)
-    engine_driver.serve(IMPLEMENTATION, dialects, batch, stream,
+    engine_driver.serve(implementation(NAME), dialects, LOADED.batch, LOADED.stream,
                         forms=engine_driver.forms_of(FORMS, NAME, dialects), token_chunks=True)
