@@ -356,7 +356,10 @@ fn describe(call: &Call) -> String {
 /// * token dialects: their calls (accepted or not) reserve their spans under `strict`,
 ///   and the fences their syntax holds are theirs, so a later call that an overlapping
 ///   candidate or a fence hid under `praisonai` may run under `strict` (any token
-///   opener before the call that is not quoted inside a recovered call of the six).
+///   opener before the call that is not quoted inside a recovered call of the six);
+/// * one pass: a block `strict` decided is never reopened, so an opener quoted inside a
+///   recovered call that pairs with a later closer under `praisonai` hides no call after
+///   it (any dialect's opener inside an earlier recovered call).
 pub fn strict_within_praisonai(
     content: Content<'_>,
     strict: &[Call],
@@ -365,7 +368,14 @@ pub fn strict_within_praisonai(
     let text = content.as_bytes();
     let fenced = fenced_ranges(content);
     let openers = token_openers(text);
+    let any_openers = block_openers(text);
     let reasoning = reasoning_tokens(text);
+    let quoted_before = |start: usize| {
+        strict.iter().any(|e| {
+            let e = e.span();
+            e.end <= start && any_openers.iter().any(|&at| e.start < at && at < e.end)
+        })
+    };
     let inside_six = |at: usize| {
         strict
             .iter()
@@ -388,6 +398,7 @@ pub fn strict_within_praisonai(
                 .iter()
                 .any(|&at| at < span.end || closer_after(text, at))
             || openers.iter().any(|&at| at < span.start && !inside_six(at))
+            || quoted_before(span.start)
     };
     let also_in_praisonai = |call: &Call| {
         praisonai.iter().any(|p| {
