@@ -11,12 +11,14 @@
 //! * Gemma 4's thought channel: `<|channel>thought` … `<channel|>` (unclosed: to the end);
 //! * Mistral's `[THINK]` … `[/THINK]` (Magistral, Ministral 3 reasoning; unclosed: to the
 //!   end);
+//! * Seed-OSS's `<seed:think>` … `</seed:think>` (unclosed: to the end);
 //! * gpt-oss Harmony's `analysis` channel: `<|channel|>analysis<|message|>` up to the
 //!   first `<|end|>`, `<|call|>` or `<|return|>` (where the `openai-harmony` package ends
 //!   a message: a `<|start|>` inside it is text), or the end of the reply.
 //!
-//! Markers inside fenced code, or inside a call's arguments, are text, not reasoning, so
-//! the ranges `scan` gives as text are skipped.
+//! Markers inside fenced code are text, not reasoning. The one-pass reading (`pass`)
+//! finds reasoning as it reads; this module finds the reasoning a reply begins with, for
+//! the whole-content path.
 //! The markers are matched exactly as the templates write them (lower case).
 
 use std::ops::Range;
@@ -29,7 +31,7 @@ use super::text::{MarkerBytes, skip_space};
 use crate::py::unicode::strip;
 
 /// Reasoning blocks: an opener, and the closer that ends the block.
-const BLOCKS: [(&[u8], &[u8]); 3] = [
+const BLOCKS: [(&[u8], &[u8]); 4] = [
     (reasoning::THINK.as_bytes(), THINK_CLOSE),
     (
         reasoning::GEMMA_THOUGHT.as_bytes(),
@@ -39,11 +41,15 @@ const BLOCKS: [(&[u8], &[u8]); 3] = [
         reasoning::MISTRAL_THINK.as_bytes(),
         reasoning::MISTRAL_THINK_CLOSE.as_bytes(),
     ),
+    (
+        reasoning::SEED_THINK.as_bytes(),
+        reasoning::SEED_THINK_CLOSE.as_bytes(),
+    ),
 ];
 const THINK_CLOSE: &[u8] = reasoning::THINK_CLOSE.as_bytes();
 const ANALYSIS: &[u8] = reasoning::HARMONY_ANALYSIS.as_bytes();
 /// Every marker that opens reasoning.
-const OPENERS: [&[u8]; 4] = [BLOCKS[0].0, BLOCKS[1].0, BLOCKS[2].0, ANALYSIS];
+const OPENERS: [&[u8]; 5] = [BLOCKS[0].0, BLOCKS[1].0, BLOCKS[2].0, BLOCKS[3].0, ANALYSIS];
 /// The tokens that end a Harmony message.
 const HARMONY_ENDS: [&[u8]; 3] = [
     harmony::END.as_bytes(),

@@ -229,7 +229,11 @@ pub mod reasoning {
     pub const MISTRAL_THINK_CLOSE: &str = "[/THINK]";
     /// Opens a Harmony analysis message, closed by one of `harmony::ENDS`.
     pub const HARMONY_ANALYSIS: &str = "<|channel|>analysis<|message|>";
+    /// Opens Seed-OSS's reasoning.
+    pub const SEED_THINK: &str = "<seed:think>";
+    /// Closes Seed-OSS's reasoning.
+    pub const SEED_THINK_CLOSE: &str = "</seed:think>";
     /// The reasoning markers that are special tokens of their tokenizers (the others
     /// are made of a dialect's tokens, or of text).
-    pub const TOKENS: [&str; 2] = [THINK, THINK_CLOSE];
+    pub const TOKENS: [&str; 4] = [THINK, THINK_CLOSE, SEED_THINK, SEED_THINK_CLOSE];
 }

@@ -9,7 +9,7 @@
 //!
 //! * a fence (a run of three or more backticks or tildes) runs to the first later
 //!   occurrence of exactly that run, or the end: nothing in it is read;
-//! * reasoning (`<think>`, Gemma 4's thought channel, `[THINK]`, a Harmony analysis
+//! * reasoning (`<think>`, Gemma 4's thought channel, `[THINK]`, `<seed:think>`, a Harmony analysis
 //!   message) runs to its closer, or the end: nothing in it is read; an unopened
 //!   `</think>` before any other reasoning marker makes everything before it reasoning;
 //! * a dialect's block (the registry's dialects in registry order, the first that reads
@@ -42,10 +42,11 @@ pub use blocks::Memo;
 use places::Places;
 
 /// Reasoning blocks: an opener and the closers that end it.
-const REASONING: [(&str, &[&str]); 4] = [
+const REASONING: [(&str, &[&str]); 5] = [
     (reasoning::THINK, &[reasoning::THINK_CLOSE]),
     (reasoning::GEMMA_THOUGHT, &[reasoning::GEMMA_THOUGHT_CLOSE]),
     (reasoning::MISTRAL_THINK, &[reasoning::MISTRAL_THINK_CLOSE]),
+    (reasoning::SEED_THINK, &[reasoning::SEED_THINK_CLOSE]),
     (reasoning::HARMONY_ANALYSIS, &harmony::ENDS),
 ];
 
