@@ -12,6 +12,7 @@ mod repair;
 mod report;
 mod salvage;
 mod serve;
+mod shadow;
 mod smoke;
 
 use std::ffi::OsString;

@@ -34,17 +34,20 @@ pub(crate) struct Disagreement {
 }
 
 impl Disagreement {
-    /// The rules involved: `text_call` (a call written in content the server did not
-    /// parse) and `unoffered_name` (a server call to a tool the request did not offer).
-    fn rules(&self) -> Vec<&'static str> {
-        let mut rules = Vec::new();
+    /// The rules involved, by their ids in `docs/guarantees.md` and by what happened:
+    /// `G7` `text_call` (a call written in content the server did not parse) and `G2`
+    /// `unoffered_name` (a server call to a tool the request did not offer).
+    fn rules(&self) -> (Vec<&'static str>, Vec<&'static str>) {
+        let (mut ids, mut kinds) = (Vec::new(), Vec::new());
         if self.recovered > 0 {
-            rules.push("text_call");
+            ids.push("G7");
+            kinds.push("text_call");
         }
         if self.dropped {
-            rules.push("unoffered_name");
+            ids.push("G2");
+            kinds.push("unoffered_name");
         }
-        rules
+        (ids, kinds)
     }
 }
 
@@ -64,6 +67,7 @@ impl Shadow {
             .map_or(0.0, |d| d.as_secs_f64());
         let mut lines = String::new();
         for disagreement in disagreements {
+            let (rules, kinds) = disagreement.rules();
             let line = json!({
                 "time": time,
                 "model": model,
@@ -72,7 +76,8 @@ impl Shadow {
                 "content": disagreement.content,
                 "server": disagreement.server,
                 "toolfix": disagreement.toolfix,
-                "rules": disagreement.rules(),
+                "rules": rules,
+                "kinds": kinds,
             });
             lines.push_str(&line.to_string());
             lines.push('\n');

@@ -408,12 +408,13 @@ async fn shadow_mode_changes_nothing_and_writes_each_disagreement() {
         .map(|line| serde_json::from_str(line).unwrap())
         .collect();
     assert_eq!(lines.len(), 3, "{lines:?}");
-    assert_eq!(lines[0]["rules"], json!(["text_call"]));
+    assert_eq!(lines[0]["rules"], json!(["G7"]));
+    assert_eq!(lines[0]["kinds"], json!(["text_call"]));
     assert_eq!(lines[0]["content"], HERMES);
     assert_eq!(lines[0]["toolfix"][0]["function"]["name"], "get_weather");
     assert_eq!(lines[1]["stream"], true);
-    assert_eq!(lines[1]["rules"], json!(["text_call"]));
-    assert_eq!(lines[2]["rules"], json!(["unoffered_name"]));
+    assert_eq!(lines[1]["rules"], json!(["G7"]));
+    assert_eq!(lines[2]["rules"], json!(["G2"]));
     assert_eq!(lines[2]["server"].as_array().unwrap().len(), 2);
     assert_eq!(lines[2]["toolfix"].as_array().unwrap().len(), 1);
     let _ = std::fs::remove_dir_all(&dir);
