@@ -7,13 +7,20 @@ proxy as it would to the server. What must hold (issue 36):
 * a Hermes call written in content arrives as `tool_calls`, streamed and not, with the
   same name and arguments;
 * a fenced example and a call to an unoffered tool never do;
-* a request without tools is passed through byte for byte.
+* a request without tools is passed through byte for byte;
+* the real praisonaiagents 1.7.17 agent, pointed at the proxy as at any OpenAI-compatible
+  server, runs the tool the model wrote as text and never the fenced example (through
+  its OpenAI adapter the package salvages nothing itself: the repair is the proxy's).
+
+Nothing leaves the machine: name resolution is refused for every host but loopback
+(litellm and tiktoken would otherwise look for their remote files).
 
 Usage: check_clients.py path/to/toolfix. Ends with the line "N passed, N failed".
 """
 
 import http.server
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -21,13 +28,32 @@ import threading
 import time
 import traceback
 
-import openai
+
+def _loopback_only(getaddrinfo):
+    def resolve(host, *args, **kwargs):
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            raise socket.gaierror(socket.EAI_NONAME, f"{host}: not resolved in this test")
+        return getaddrinfo(host, *args, **kwargs)
+    return resolve
+
+
+socket.getaddrinfo = _loopback_only(socket.getaddrinfo)
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("DO_NOT_TRACK", "true")
+os.environ["PRAISONAI_AUTO_APPROVE"] = "true"
+
+import openai  # noqa: E402
 
 HERMES = 'I\'ll check.\n<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
 FENCED = ('For example:\n```\n<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}'
           '</tool_call>\n```\nThat is how it looks.')
 UNOFFERED = 'Sending.\n<tool_call>{"name": "wire_transfer", "arguments": {"to": "x"}}</tool_call>'
 REPLIES = {"hermes": HERMES, "fenced": FENCED, "unoffered": UNOFFERED, "plain": "Hello."}
+# The agent's model: a call written as text, and a fenced example of another offered tool.
+AGENT_MODEL = "local-model"
+AGENT_CALL = HERMES + ('\nNever run this example:\n```\n'
+                       '<tool_call>{"name": "delete_user", "arguments": {"id": 7}}</tool_call>\n```')
+AGENT_ANSWER = "It is sunny in Paris."
 TOOLS = [{"type": "function", "function": {
     "name": "get_weather", "description": "The weather in a city.",
     "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
@@ -59,7 +85,11 @@ class Upstream(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self):
         request = json.loads(self.rfile.read(int(self.headers["content-length"])))
-        text = REPLIES[request["model"]]
+        if request["model"] == AGENT_MODEL:
+            answered = any(m.get("role") == "tool" for m in request["messages"])
+            text = AGENT_ANSWER if answered else AGENT_CALL
+        else:
+            text = REPLIES[request["model"]]
         if request.get("stream"):
             self.send_response(200)
             self.send_header("content-type", "text/event-stream")
@@ -147,7 +177,30 @@ def checks(client):
         assert raw.http_response.content == sent_bodies[-1]
         assert not raw.parse().choices[0].message.tool_calls
 
-    return [hermes_whole, hermes_streamed, never_calls, no_tools_byte_for_byte]
+    def praisonai_agent_runs_the_offered_tool_only():
+        ran = []
+
+        def get_weather(city: str) -> str:
+            """The weather in a city."""
+            ran.append(("get_weather", city))
+            return f"sunny in {city}"
+
+        def delete_user(id: int) -> str:
+            """Delete a user."""
+            ran.append(("delete_user", id))
+            return "deleted"
+
+        # litellm's OpenAI route reads the server's address from the environment.
+        os.environ["OPENAI_BASE_URL"] = str(client.base_url)
+        from praisonaiagents import Agent
+        agent = Agent(instructions="Answer.", llm=f"openai/{AGENT_MODEL}", api_key="unused",
+                      tools=[get_weather, delete_user])
+        answer = agent.start("Weather in Paris?")
+        assert ran == [("get_weather", "Paris")], ran
+        assert answer == AGENT_ANSWER, answer
+
+    return [hermes_whole, hermes_streamed, never_calls, no_tools_byte_for_byte,
+            praisonai_agent_runs_the_offered_tool_only]
 
 
 def main():
