@@ -31,6 +31,9 @@ pub(crate) struct Choice {
     pub dropped: bool,
     /// Whether the reply ended (a `finish_reason` or the end of a whole reply).
     pub finished: bool,
+    /// Shown bytes that end inside a code point, kept for the next piece: the core cuts
+    /// text only at ASCII markers, but the client must never see a broken character.
+    partial: Vec<u8>,
 }
 
 impl Choice {
@@ -49,6 +52,7 @@ impl Choice {
             server: HashMap::new(),
             dropped: false,
             finished: false,
+            partial: Vec::new(),
         }
     }
 
@@ -59,32 +63,39 @@ impl Choice {
 
     /// Feeds the next piece of content.
     pub fn feed(&mut self, content: &str) -> Settled {
-        let mut settled = Settled::default();
+        let mut shown = std::mem::take(&mut self.partial);
         let mut found = Vec::new();
         if let Some(stream) = self.stream.as_mut() {
-            stream.feed(content, &mut |event| {
-                collect(event, &mut settled.text, &mut found)
-            });
+            stream.feed(content, &mut |event| collect(event, &mut shown, &mut found));
         }
-        settled.calls = found.iter().map(|call| self.shape(call)).collect();
-        settled
+        let text = match std::str::from_utf8(&shown) {
+            Ok(text) => text.to_owned(),
+            Err(e) if e.error_len().is_none() => {
+                self.partial = shown.split_off(e.valid_up_to());
+                String::from_utf8_lossy(&shown).into_owned()
+            }
+            Err(_) => String::from_utf8_lossy(&shown).into_owned(),
+        };
+        let calls = found.iter().map(|call| self.shape(call)).collect();
+        Settled { text, calls }
     }
 
     /// Ends the content: what the core held back. Salvage under `strict` and `portable`
     /// does not raise; should it, the held text is shown and no call is made from it.
     pub fn finish(&mut self) -> Settled {
         self.finished = true;
-        let mut settled = Settled::default();
+        let mut shown = std::mem::take(&mut self.partial);
         let mut found = Vec::new();
         if let Some(stream) = self.stream.take() {
-            let outcome = stream.finish(&mut |event| collect(event, &mut settled.text, &mut found));
+            let outcome = stream.finish(&mut |event| collect(event, &mut shown, &mut found));
             if let Err(error) = outcome {
                 eprintln!("toolfix proxy: salvage failed, calls left as text: {error}");
                 found.clear();
             }
         }
-        settled.calls = found.iter().map(|call| self.shape(call)).collect();
-        settled
+        let text = String::from_utf8_lossy(&shown).into_owned();
+        let calls = found.iter().map(|call| self.shape(call)).collect();
+        Settled { text, calls }
     }
 
     /// A recovered call as an entry of `tool_calls`, with the next client index.
@@ -151,9 +162,74 @@ impl Choice {
 }
 
 /// Sorts one event of the core's stream.
-fn collect(event: Event<'_>, text: &mut String, calls: &mut Vec<Call>) {
+fn collect(event: Event<'_>, text: &mut Vec<u8>, calls: &mut Vec<Call>) {
     match event {
-        Event::Text(content) => text.push_str(&String::from_utf8_lossy(content.as_bytes())),
+        Event::Text(content) => text.extend_from_slice(content.as_bytes()),
         Event::Call(call) => calls.push(call),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use toolfix::Profile;
+
+    fn offer() -> Offer {
+        let request = json!({"tools": [{"type": "function", "function": {"name": "get_weather"}}]});
+        Offer::of(&request, Profile::Strict).unwrap()
+    }
+
+    #[test]
+    fn text_and_calls_come_out_whole_in_order() {
+        let offer = offer();
+        let mut choice = Choice::new(&offer, "chatcmpl-9", 0);
+        let mut text = String::new();
+        let mut calls = Vec::new();
+        for piece in [
+            "Héllo <tool_",
+            "call>{\"name\": \"get_weather\", \"arguments\": {}}</tool_call> ✓",
+        ] {
+            let settled = choice.feed(piece);
+            text.push_str(&settled.text);
+            calls.extend(settled.calls);
+        }
+        let rest = choice.finish();
+        text.push_str(&rest.text);
+        calls.extend(rest.calls);
+        assert_eq!(text, "Héllo  ✓");
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0]["id"], "call_tfchatcmpl9_0_0");
+        assert_eq!(calls[0]["function"]["arguments"], "{}");
+        assert!(choice.has_calls() && choice.finished);
+    }
+
+    #[test]
+    fn server_calls_to_unoffered_tools_are_dropped_and_indexes_stay_dense() {
+        let offer = offer();
+        let mut choice = Choice::new(&offer, "x", 0);
+        let mut delta = |value: serde_json::Value| {
+            let mut entry = value.as_object().unwrap().clone();
+            choice
+                .admit(&offer, &mut entry)
+                .then(|| entry["index"].clone())
+        };
+        assert_eq!(
+            delta(json!({"index": 0, "function": {"name": "wire_transfer"}})),
+            None
+        );
+        assert_eq!(
+            delta(json!({"index": 0, "function": {"arguments": "{}"}})),
+            None
+        );
+        assert_eq!(
+            delta(json!({"index": 1, "function": {"name": "get_weather"}})),
+            Some(json!(0))
+        );
+        assert_eq!(
+            delta(json!({"index": 1, "function": {"arguments": "{}"}})),
+            Some(json!(0))
+        );
+        assert!(choice.dropped);
     }
 }
