@@ -70,7 +70,8 @@ pub async fn serve(listener: TcpListener, config: Config) -> io::Result<()> {
     }
 }
 
-/// Binds `listen` and serves on a runtime of its own: the command's entry point.
+/// Binds `listen` and serves on a runtime of its own until Ctrl-C: the command's entry
+/// point.
 pub fn run(config: Config, listen: SocketAddr) -> io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -86,6 +87,11 @@ pub fn run(config: Config, listen: SocketAddr) -> io::Result<()> {
                 None => String::new(),
             }
         );
-        serve(listener, config).await
+        // Ctrl-C ends the proxy cleanly, also inside the Python package's `toolfix`,
+        // where the interpreter would otherwise wait on this thread for ever.
+        tokio::select! {
+            served = serve(listener, config) => served,
+            _ = tokio::signal::ctrl_c() => Ok(()),
+        }
     })
 }
