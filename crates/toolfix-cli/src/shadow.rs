@@ -43,7 +43,8 @@ pub fn report(path: &Path, text: &str) -> Result<Report, String> {
             name: format!("shadow: {}", path.display()),
             version: String::new(),
             language: "server".to_owned(),
-            command: None,
+            // Without a command the page would call the run the embedded reference.
+            command: Some(format!("toolfix proxy --shadow {}", path.display())),
             declared_profile: None,
             declared: Declared::default(),
         },

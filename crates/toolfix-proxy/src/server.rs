@@ -12,7 +12,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 
 use crate::body::ProxyBody;
@@ -63,7 +63,9 @@ pub async fn serve(listener: TcpListener, config: Config) -> io::Result<()> {
                 let state = Arc::clone(&state);
                 async move { Ok::<_, Infallible>(route::handle(&state, request).await) }
             });
+            // With a timer, hyper drops a client that takes over 30 s to send a head.
             let _ = http1::Builder::new()
+                .timer(TokioTimer::new())
                 .serve_connection(TokioIo::new(tcp), service)
                 .await;
         });
