@@ -4,7 +4,8 @@
 //!
 //! Each request is timed from sending to the last byte of the body; the medians of
 //! the two ways are compared. A streamed reply has `CHUNKS` content chunks, so the
-//! added time per chunk is the added time per stream over `CHUNKS`.
+//! added time per chunk is the added time per stream over `CHUNKS`. Throughput is
+//! `LOAD` streamed replies with a call, `CONCURRENT` at a time, both ways.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -17,6 +18,8 @@ use hyper::Method;
 
 const ROUNDS: usize = 400;
 const CHUNKS: usize = 200;
+const LOAD: usize = 2000;
+const CONCURRENT: usize = 50;
 const HERMES: &str = "I'll check.\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>";
 
 fn script(_head: &str, body: &[u8]) -> Vec<Step> {
@@ -53,6 +56,25 @@ async fn median(address: SocketAddr, model: &str, stream: bool) -> Duration {
     times[times.len() / 2]
 }
 
+/// Replies per second for `LOAD` streamed replies, `CONCURRENT` at a time.
+async fn throughput(address: SocketAddr) -> f64 {
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..CONCURRENT {
+        tasks.spawn(async move {
+            for _ in 0..LOAD / CONCURRENT {
+                let body = chat("hermes", true, true);
+                let reply = send(address, Method::POST, "/v1/chat/completions", &body).await;
+                assert!(reply.status.is_success());
+            }
+        });
+    }
+    while let Some(done) = tasks.join_next().await {
+        done.unwrap();
+    }
+    LOAD as f64 / started.elapsed().as_secs_f64()
+}
+
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -81,5 +103,10 @@ fn main() {
                 added / CHUNKS as u32
             );
         }
+        let direct = throughput(upstream).await;
+        let through = throughput(proxy).await;
+        println!(
+            "throughput, {LOAD} streamed replies of {CHUNKS} chunks with a call, {CONCURRENT} at a time: direct {direct:.0}/s, proxied {through:.0}/s"
+        );
     });
 }
