@@ -182,7 +182,7 @@ fn repair(
             // A whole reply's calls carry no `index`: that is for streamed deltas.
             for call in &mut settled.calls {
                 if let Some(call) = call.as_object_mut() {
-                    call.remove("index");
+                    call.shift_remove("index");
                 }
             }
             recovered = settled.calls.len();
@@ -204,7 +204,7 @@ fn repair(
         let shown = shown.filter(|text| !text.trim().is_empty());
         message.insert("content".into(), shown.map_or(Json::Null, Json::String));
         match calls.is_empty() {
-            true => message.remove("tool_calls"),
+            true => message.shift_remove("tool_calls"),
             false => message.insert("tool_calls".into(), Json::Array(calls)),
         };
         let finish = match repair.has_calls() {

@@ -28,7 +28,7 @@ fn drop_hop_by_hop(headers: &mut HeaderMap) {
 }
 
 /// The client's request as the upstream should receive it: its URI moved to the
-/// upstream, its `Host` left for the client to set, `body` as its body.
+/// upstream, its `Host` left for the HTTP client to set, `body` as its body.
 pub(crate) fn upstream_request(
     state: &State,
     mut parts: Parts,
@@ -46,6 +46,9 @@ pub(crate) fn upstream_request(
             ))
         })?;
     parts.headers.remove(header::HOST);
+    // The proxy answered `100-continue` to the client itself; the upstream is sent the
+    // body without waiting.
+    parts.headers.remove(header::EXPECT);
     drop_hop_by_hop(&mut parts.headers);
     parts.version = hyper::Version::HTTP_11;
     Ok(Request::from_parts(parts, body))

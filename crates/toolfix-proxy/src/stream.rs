@@ -253,12 +253,14 @@ impl Repair {
             .as_mut()
             .map(|(_, _, records)| records.entry(index).or_default());
         let before = choice.clone();
-        let mut delta = match choice.remove("delta") {
+        // Values are taken out of their slots and put back, so keys keep their order.
+        let had_delta = choice.contains_key("delta");
+        let mut delta = match choice.get_mut("delta").map(Json::take) {
             Some(Json::Object(delta)) => delta,
             _ => Map::new(),
         };
         let mut calls: Vec<Json> = Vec::new();
-        let server_calls = delta.remove("tool_calls");
+        let server_calls = delta.get_mut("tool_calls").map(Json::take);
         if let Some(Json::Array(entries)) = &server_calls {
             for entry in entries {
                 let Some(mut entry) = entry.as_object().cloned() else {
@@ -317,13 +319,17 @@ impl Repair {
             (false, _) => {
                 delta.insert("tool_calls".into(), Json::Array(calls));
             }
-            (true, Some(Json::Array(list))) if !list.is_empty() => {}
+            (true, Some(Json::Array(list))) if !list.is_empty() => {
+                delta.shift_remove("tool_calls");
+            }
             (true, Some(original)) => {
                 delta.insert("tool_calls".into(), original);
             }
             (true, None) => {}
         }
-        choice.insert("delta".into(), Json::Object(delta));
+        if had_delta || !delta.is_empty() {
+            choice.insert("delta".into(), Json::Object(delta));
+        }
         *choice != before
     }
 

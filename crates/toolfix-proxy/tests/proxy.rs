@@ -125,6 +125,19 @@ async fn a_call_written_in_content_arrives_as_tool_calls() {
         serde_json::from_str(calls[0]["function"]["arguments"].as_str().unwrap()).unwrap();
     assert_eq!(arguments, json!({"city": "Paris"}));
     assert_eq!(reply.headers["x-upstream"], "yes");
+    // Keys keep the upstream's order; a recovered call's are OpenAI's.
+    let text = String::from_utf8_lossy(&reply.body);
+    assert!(text.starts_with(r#"{"id":"chatcmpl-1","object""#), "{text}");
+    assert!(text.contains(r#""tool_calls":[{"id":"call_"#), "{text}");
+    assert!(
+        text.contains(r#""type":"function","function":{"name":"get_weather""#),
+        "{text}"
+    );
+
+    let reply = send(proxy, Method::POST, PATH, &chat("hermes", true, true)).await;
+    let last = reply.events().into_iter().rev().nth(1).unwrap();
+    let delta = last.find(r#""delta""#).unwrap();
+    assert!(delta < last.find(r#""finish_reason""#).unwrap(), "{last}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
