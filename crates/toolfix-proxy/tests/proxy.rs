@@ -80,7 +80,7 @@ fn script(_head: &str, body: &[u8]) -> Vec<Step> {
                 json!({"content": " Done.".repeat(80)}),
                 None,
             )));
-            steps.push(Step::Sleep(800));
+            steps.push(Step::Sleep(5000));
             steps.push(Step::Chunk(chunk(json!({}), Some("stop"))));
             steps.push(Step::Chunk(b"data: [DONE]\n\n".to_vec()));
             steps.push(Step::End);
@@ -350,8 +350,9 @@ async fn a_streamed_call_is_sent_before_the_reply_ends() {
         }
     }
     assert!(String::from_utf8_lossy(&seen).contains("get_weather"));
+    // The upstream holds the end back for 5 s; a loaded machine still answers in 4.
     assert!(
-        started.elapsed() < Duration::from_millis(700),
+        started.elapsed() < Duration::from_secs(4),
         "the call waited for the end"
     );
 }
