@@ -86,6 +86,24 @@ fn script(_head: &str, body: &[u8]) -> Vec<Step> {
             steps.push(Step::End);
             return steps;
         }
+        "no-finish" => {
+            // `[DONE]` with no `finish_reason` before it.
+            return vec![
+                stream_head(),
+                Step::Chunk(chunk(json!({"content": HERMES}), None)),
+                Step::Chunk(b"data: [DONE]\n\n".to_vec()),
+                Step::End,
+            ];
+        }
+        "no-done" => {
+            // A `finish_reason`, then the end of the body with no `[DONE]`.
+            return vec![
+                stream_head(),
+                Step::Chunk(chunk(json!({"content": HERMES}), None)),
+                Step::Chunk(chunk(json!({}), Some("stop"))),
+                Step::End,
+            ];
+        }
         other => match other.strip_prefix("cut-") {
             // `cut-N`: the Hermes reply streamed in pieces of N bytes.
             Some(n) => {
@@ -432,4 +450,17 @@ async fn shadow_mode_changes_nothing_and_writes_each_disagreement() {
     assert_eq!(lines[2]["server"].as_array().unwrap().len(), 2);
     assert_eq!(lines[2]["toolfix"].as_array().unwrap().len(), 1);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_ends_well_with_either_done_or_finish_reason() {
+    let (upstream, _) = upstream(script).await;
+    let proxy = proxy(upstream).await;
+    for model in ["no-finish", "no-done"] {
+        let reply = send(proxy, Method::POST, PATH, &chat(model, true, true)).await;
+        let (content, calls, finish) = assemble(&reply.events());
+        assert_eq!(content, "I'll check.\n", "{model}");
+        assert_eq!(calls.len(), 1, "{model}");
+        assert_eq!(finish.as_deref(), Some("tool_calls"), "{model}");
+    }
 }
