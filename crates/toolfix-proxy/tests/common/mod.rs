@@ -2,6 +2,7 @@
 //! tests: the upstream writes exactly the bytes a script gives (so a test can cut a
 //! stream anywhere, stall it, or drop the connection), and records what it received.
 
+// The tests and the latency bench each use a part of these helpers.
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
