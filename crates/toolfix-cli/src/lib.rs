@@ -7,10 +7,12 @@
 
 mod conform;
 mod diff;
+mod proxy;
 mod repair;
 mod report;
 mod salvage;
 mod serve;
+mod shadow;
 mod smoke;
 
 use std::ffi::OsString;
@@ -49,6 +51,8 @@ enum Command {
     Report(report::Args),
     /// Compare two implementations on generated inputs (docs/differential.md).
     Diff(Box<diff::Args>),
+    /// Stand in front of an OpenAI-compatible server and repair its tool calls (docs/proxy.md).
+    Proxy(proxy::Args),
 }
 
 /// A process exit status: 0 on success, 1 for a run that did not conform, 2 for a usage
@@ -116,6 +120,7 @@ fn dispatch(args: impl IntoIterator<Item = OsString>) -> Exit {
         Command::Smoke(args) => smoke::run(args),
         Command::Report(args) => report::run(args),
         Command::Diff(args) => diff::run(*args),
+        Command::Proxy(args) => proxy::run(args),
     };
     result.unwrap_or_else(|message| {
         eprintln!("toolfix: {message}");

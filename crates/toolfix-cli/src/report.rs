@@ -1,13 +1,17 @@
 //! `toolfix report`: combine the JSON-lines reports of several runs (several
 //! implementations, or one under several profiles) into a self-contained HTML page with
-//! the matrix of runs against features, and/or a Markdown summary.
+//! the matrix of runs against features, and/or a Markdown summary. A file written by
+//! `toolfix proxy --shadow` is read as a run too (`shadow`).
 
 use crate::Exit;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use toolfix_harness::conform::Report;
 
 use toolfix_harness::conform::report::{html, markdown, read};
 
 use super::conform::write;
+use super::shadow;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -22,11 +26,21 @@ pub struct Args {
     markdown: Option<PathBuf>,
 }
 
+/// A conformance report, or a shadow file read as one.
+fn load(path: &Path) -> Result<Report, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    match shadow::is_shadow(&text) {
+        true => shadow::report(path, &text),
+        false => read::parse(&text).map_err(|e| format!("{}: {e}", path.display())),
+    }
+}
+
 pub fn run(args: Args) -> Result<Exit, String> {
     let (reports, errors): (Vec<_>, Vec<_>) = args
         .reports
         .iter()
-        .map(|p| read::load(p))
+        .map(|p| load(p))
         .partition(Result::is_ok);
     if !errors.is_empty() {
         errors

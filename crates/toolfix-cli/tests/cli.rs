@@ -188,6 +188,39 @@ fn smoke_checks_an_adapter() {
 
 /// Runs the binary from a directory outside the repository (so the embedded suite is what
 /// runs); its exit status and stdout.
+#[test]
+fn report_reads_a_proxy_shadow_file_as_a_run() {
+    let dir = scratch("shadow");
+    let shadow = dir.join("shadow.jsonl");
+    let line = |rules: &str| {
+        format!(
+            r#"{{"time": 1.0, "model": "m", "stream": false, "tools": [], "content": "c", "server": [], "toolfix": [], "rules": {rules}, "kinds": []}}"#
+        )
+    };
+    std::fs::write(
+        &shadow,
+        format!("{}\n{}\n", line(r#"["G7"]"#), line(r#"["G2"]"#)),
+    )
+    .unwrap();
+    let html = dir.join("shadow.html");
+    let (code, stdout) = toolfix(&[
+        "report",
+        shadow.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("conformance: 0 passed, 2 failed"),
+        "{stdout}"
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("salvage-allowlist") && page.contains("salvage-tool-call"),
+        "{page}"
+    );
+}
+
 fn toolfix(args: &[&str]) -> (i32, String) {
     let started = Instant::now();
     let output = Command::new(env!("CARGO_BIN_EXE_toolfix"))
