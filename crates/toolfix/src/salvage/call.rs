@@ -101,14 +101,6 @@ impl Call {
         }
     }
 
-    /// The same call with the calls of the text it was found in numbered from `to` where
-    /// they were numbered from `from` (a stream numbers the calls it gives out across its
-    /// looks). A call numbered below `from` keeps the place of `to`.
-    pub(crate) fn renumbered(mut self, from: usize, to: usize) -> Call {
-        self.position = self.position.saturating_sub(from) + to;
-        self
-    }
-
     /// The same call, found in a text that started `by` bytes later in the reply.
     pub(crate) fn shifted(mut self, by: usize) -> Call {
         self.span = self.span.start + by..self.span.end + by;

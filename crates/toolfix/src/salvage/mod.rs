@@ -125,6 +125,12 @@ impl<'a> Request<'a> {
     pub fn profile(self, profile: Profile) -> Request<'a> {
         Request { profile, ..self }
     }
+
+    /// Whether salvage runs for it at all: its adapter salvages text, and tools are
+    /// offered.
+    fn salvages(&self) -> bool {
+        self.adapter.policy().salvages_text && !self.tools.is_empty()
+    }
 }
 
 /// The byte ranges of `content` that salvage treats as fenced code, in order: no call
@@ -225,7 +231,7 @@ fn salvage_with(
     memo: pass::Memo,
 ) -> Result<Vec<Call>, SalvageError> {
     let content = request.content.as_bytes();
-    if !request.adapter.policy().salvages_text || content.is_empty() || request.tools.is_empty() {
+    if !request.salvages() || content.is_empty() {
         return Ok(Vec::new());
     }
     match whole_content_path(content, beginning, request.tools, request.profile)? {
@@ -241,15 +247,22 @@ fn salvage_with(
         true => pass::read(content, tools, profile, memo)?,
         false => scan::scan(content, tools, profile)?.collect(),
     };
+    calls_of(settled, 0, profile)
+}
+
+/// The calls of a reading's `settled` candidates, numbered from `first` (the calls a
+/// stream gave out before them, or those before a text read on its own), each built
+/// where it is stored.
+fn calls_of(
+    settled: Vec<pass::Settled>,
+    first: usize,
+    profile: Profile,
+) -> Result<Vec<Call>, SalvageError> {
     let mut calls = Vec::with_capacity(settled.len());
     for (position, (span, dialect, found)) in settled.into_iter().enumerate() {
         found.args.check(profile)?;
-        calls.push(Call::new(
-            Value::Str(found.name),
-            found.args,
-            span,
-            (dialect, position),
-        ));
+        let at = (dialect, first + position);
+        calls.push(Call::new(Value::Str(found.name), found.args, span, at));
     }
     Ok(calls)
 }

@@ -154,7 +154,7 @@ impl Kept {
                 .profile(request.profile);
             return super::super::salvage_with(&request, self.beginning, Memo::On);
         }
-        if !salvages(request) {
+        if !request.salvages() {
             return Ok(Vec::new());
         }
         // A whole-content payload: the whole reply, or what follows the reasoning it
@@ -170,23 +170,13 @@ impl Kept {
         }
         let reading = &mut self.reading;
         reading.advance(&self.text, true, request.tools, request.profile)?;
-        let mut calls = Vec::new();
-        for (position, (span, dialect, found)) in reading.found.drain(..).enumerate() {
-            found.args.check(request.profile)?;
-            let call = Call::new(
-                Value::Str(found.name),
-                found.args,
-                span,
-                (dialect, position),
-            );
-            calls.push(call.renumbered(0, self.emitted));
-        }
-        Ok(calls)
+        let settled = std::mem::take(&mut reading.found);
+        super::super::calls_of(settled, self.emitted, request.profile)
     }
 
     /// Looks at the kept text: gives out what is decided, and forgets it.
     fn look(&mut self, request: &Request<'_>, on: &mut impl FnMut(Event<'_>)) {
-        if !salvages(request) || self.may_be_whole_content(request) {
+        if !request.salvages() || self.may_be_whole_content(request) {
             return;
         }
         let (tools, profile) = (request.tools, request.profile);
@@ -337,10 +327,4 @@ fn leading_reasoning(text: &[u8], beginning: Beginning) -> Option<std::ops::Rang
     let counted = reasoning::leading_from(text, beginning, &ranges).is_some()
         || (run.end == text.len() && skip_space(&text[..run.start], 0) == run.start);
     counted.then_some(run)
-}
-
-/// Whether salvage runs at all for `request`: its adapter salvages text and it offers
-/// tools.
-fn salvages(request: &Request<'_>) -> bool {
-    request.adapter.policy().salvages_text && !request.tools.is_empty()
 }

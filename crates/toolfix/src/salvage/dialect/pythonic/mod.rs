@@ -141,17 +141,9 @@ fn tail_calls(
     }
     // The tail does not begin the reply, and the list before it shows that the reply did
     // not begin with reasoning.
-    for (span, dialect, found) in super::super::pass::read_rest(tail, allowed, profile)? {
-        let position = calls.len();
-        let call = Call::build(
-            Value::Str(found.name),
-            found.args,
-            span,
-            (dialect, position),
-            profile,
-        )?;
-        calls.push(call.shifted(offset));
-    }
+    let settled = super::super::pass::read_rest(tail, allowed, profile)?;
+    let read = super::super::calls_of(settled, calls.len(), profile)?;
+    calls.extend(read.into_iter().map(|call| call.shifted(offset)));
     Ok(())
 }
 
