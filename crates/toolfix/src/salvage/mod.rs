@@ -151,27 +151,34 @@ pub fn fenced_ranges<'a>(content: impl Into<Content<'a>>) -> Vec<std::ops::Range
     fence::fenced_ranges(content.into().as_bytes())
 }
 
-/// The whole-content path: JSON, and under `strict` and `portable` a pythonic list, also
-/// after the reasoning a reply begins with (`<think>…</think>` then the call).
+/// The whole reply as a whole-content payload: JSON, and under `strict` and `portable` a
+/// pythonic list.
 fn whole_content_path(
     content: &[u8],
     beginning: Beginning,
     tools: &Allowlist,
     profile: Profile,
 ) -> Result<Whole, SalvageError> {
-    let whole = match beginning.whole_content {
-        true => whole_forms(content, tools, profile)?,
-        false => Whole::NotCalls,
-    };
-    // Every reasoning marker holds a `<` or a `[`: prose without one is settled here, at
-    // memchr speed, instead of by a search for each marker.
-    let no_marker = memchr::memchr2(b'<', b'[', content).is_none();
-    if !profile.reads_payload_after_reasoning() || !matches!(whole, Whole::NotCalls) || no_marker {
-        return Ok(whole);
+    match beginning.whole_content {
+        true => whole_forms(content, tools, profile),
+        false => Ok(Whole::NotCalls),
     }
-    match reasoning::leading(content, beginning) {
-        Some(end) => Ok(whole_forms(&content[end..], tools, profile)?.shifted(end)),
-        None => Ok(whole),
+}
+
+/// Under `strict` and `portable`, the rest of a reply after the reasoning it begins with
+/// (`<think>…</think>{…}`), ending at `end` as the reading decided it (`pass::Leading`),
+/// as a whole-content payload.
+fn after_reasoning(
+    content: &[u8],
+    end: Option<usize>,
+    tools: &Allowlist,
+    profile: Profile,
+) -> Result<Whole, SalvageError> {
+    match end {
+        Some(end) if end < content.len() && profile.reads_payload_after_reasoning() => {
+            Ok(whole_forms(&content[end..], tools, profile)?.shifted(end))
+        }
+        _ => Ok(Whole::NotCalls),
     }
 }
 
@@ -182,9 +189,6 @@ pub(crate) struct Beginning {
     /// Whether this is the start of the reply: a whole-content payload, or reasoning
     /// opened here, may begin it.
     pub whole_content: bool,
-    /// Whether no `<think>` or `</think>` came before: an unopened `</think>` in this
-    /// text would still make everything before it (back to the reply's start) reasoning.
-    pub unopened_think: bool,
     /// Whether a marker the probe looks for came before, so the probe has passed whatever
     /// this text holds (a call written with a folded marker, `<functıon=`, is salvaged
     /// when the word `action` came earlier in the reply).
@@ -195,14 +199,12 @@ impl Beginning {
     /// The start of a reply.
     pub const REPLY: Beginning = Beginning {
         whole_content: true,
-        unopened_think: true,
         marker_before: false,
     };
 
     /// The rest of a streamed reply after prose that held no marker.
     pub const AFTER_PROSE: Beginning = Beginning {
         whole_content: false,
-        unopened_think: true,
         marker_before: false,
     };
 }
@@ -234,20 +236,49 @@ fn salvage_with(
     if !request.salvages() || content.is_empty() {
         return Ok(Vec::new());
     }
-    match whole_content_path(content, beginning, request.tools, request.profile)? {
+    let (tools, profile) = (request.tools, request.profile);
+    match whole_content_path(content, beginning, tools, profile)? {
         Whole::Calls(calls) => return Ok(calls),
         Whole::Reserved => return Ok(Vec::new()),
         Whole::NotCalls => {}
     }
-    if !beginning.marker_before && !probe::has_marker(content, request.profile) {
+    let probed = beginning.marker_before || probe::has_marker(content, profile);
+    if !profile.reads_native_formats() {
+        return match probed {
+            true => calls_of(scan::scan(content, tools, profile)?.collect(), 0, profile),
+            false => Ok(Vec::new()),
+        };
+    }
+    let mut reading = pass::Reading::new(memo);
+    read_to_end(content, &mut reading, probed, 0, request)
+}
+
+/// The calls of `text`, all of a reply's that is not given out yet, read by `reading` to
+/// its end: a whole-content payload after the reasoning the reply begins with, or, once
+/// the probe passed (`probed`), the reading's calls, numbered from `first`.
+fn read_to_end(
+    text: &[u8],
+    reading: &mut pass::Reading,
+    probed: bool,
+    first: usize,
+    request: &Request<'_>,
+) -> Result<Vec<Call>, SalvageError> {
+    let (tools, profile) = (request.tools, request.profile);
+    // Only a reasoning marker can begin the reply with reasoning: text the probe stops
+    // that holds none is settled without a reading.
+    if !probed && !reasoning::may_begin(text) {
         return Ok(Vec::new());
     }
-    let (tools, profile) = (request.tools, request.profile);
-    let settled: Vec<pass::Settled> = match profile.reads_native_formats() {
-        true => pass::read(content, tools, profile, memo)?,
-        false => scan::scan(content, tools, profile)?.collect(),
-    };
-    calls_of(settled, 0, profile)
+    reading.advance(text, true, tools, profile)?;
+    match after_reasoning(text, reading.leading.end(), tools, profile)? {
+        Whole::Calls(calls) => return Ok(calls),
+        Whole::Reserved => return Ok(Vec::new()),
+        Whole::NotCalls => {}
+    }
+    match probed {
+        true => calls_of(std::mem::take(&mut reading.found), first, profile),
+        false => Ok(Vec::new()),
+    }
 }
 
 /// The calls of a reading's `settled` candidates, numbered from `first` (the calls a

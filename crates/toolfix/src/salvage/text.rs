@@ -33,14 +33,6 @@ impl MarkerBytes {
         }
     }
 
-    /// Whether the text holds a `<` or a `[`. Every marker but ReAct's `Action` (each
-    /// token, tag and bracket dialect's opener, every reasoning marker) holds one, so text
-    /// without them (most prose, which reaches the scan through a word like `action`) is
-    /// settled by the two memchr passes that made this.
-    pub fn any(self) -> bool {
-        self.angle || self.bracket
-    }
-
     /// Whether `marker` may occur in the text: it holds each of `<` and `[` that
     /// `marker` holds.
     pub fn may_hold(self, marker: &[u8]) -> bool {

@@ -27,10 +27,12 @@
 use std::ops::Range;
 
 mod blocks;
+mod leading;
 mod places;
 
 use super::dialect::Dialect;
-use super::dialect::tokens::{harmony, reasoning};
+use super::dialect::tokens::reasoning;
+use super::reasoning::BLOCKS as REASONING;
 use super::span::Found;
 use super::stream::frontier::Scan;
 use super::text::{MarkerBytes, cp_at};
@@ -39,16 +41,8 @@ use crate::profile::Profile;
 use crate::py::unicode::is_space;
 use blocks::Blocks;
 pub use blocks::Memo;
+pub use leading::Leading;
 use places::Places;
-
-/// Reasoning blocks: an opener and the closers that end it.
-const REASONING: [(&str, &[&str]); 5] = [
-    (reasoning::THINK, &[reasoning::THINK_CLOSE]),
-    (reasoning::GEMMA_THOUGHT, &[reasoning::GEMMA_THOUGHT_CLOSE]),
-    (reasoning::MISTRAL_THINK, &[reasoning::MISTRAL_THINK_CLOSE]),
-    (reasoning::SEED_THINK, &[reasoning::SEED_THINK_CLOSE]),
-    (reasoning::HARMONY_ANALYSIS, &harmony::ENDS),
-];
 
 /// A call the reading found: its span in the reply, its dialect, and what it is.
 pub type Settled = (Range<usize>, Dialect, Found);
@@ -63,18 +57,6 @@ type Block = (usize, Vec<Settled>);
 /// reply every region is decided.
 const LOOK_AHEAD: usize = 320;
 
-/// The calls of `content`, in text order, with their spans and dialects.
-pub fn read(
-    content: &[u8],
-    tools: &Allowlist,
-    profile: Profile,
-    memo: Memo,
-) -> Result<Vec<Settled>, SalvageError> {
-    let mut reading = Reading::new(memo);
-    reading.advance(content, true, tools, profile)?;
-    Ok(reading.found)
-}
-
 /// The calls of `rest`, text after a reply's start that showed the reply did not begin
 /// with reasoning (a whole-reply list of calls): an unopened `</think>` in it makes
 /// nothing before it reasoning.
@@ -83,7 +65,7 @@ pub fn read_rest(
     tools: &Allowlist,
     profile: Profile,
 ) -> Result<Vec<Settled>, SalvageError> {
-    let mut reading = Reading::new(Memo::On);
+    let mut reading = Reading::after_prose();
     reading.reasoning_seen = true;
     reading.advance(rest, true, tools, profile)?;
     Ok(reading.found)
@@ -98,6 +80,8 @@ pub struct Reading {
     /// Whether a reasoning marker came: until one does, an unopened `</think>` would
     /// make everything before it reasoning.
     pub reasoning_seen: bool,
+    /// The reasoning the reply begins with, so far.
+    pub leading: Leading,
     /// Where the first region not yet decided begins.
     pos: usize,
     /// How far the text is decided: `pos`, or past it the prose no marker begins in.
@@ -111,9 +95,18 @@ impl Reading {
         Reading {
             found: Vec::new(),
             reasoning_seen: false,
+            leading: Leading::Blank { to: 0 },
             pos: 0,
             decided: 0,
             memo,
+        }
+    }
+
+    /// A reading of the rest of a reply after prose: no reasoning begins the reply.
+    pub fn after_prose() -> Reading {
+        Reading {
+            leading: Leading::Absent,
+            ..Reading::new(Memo::On)
         }
     }
 
@@ -130,6 +123,19 @@ impl Reading {
     /// Decides every region of `text` (the reply so far, all of it when `at_end`) that
     /// the text decides, from where the last call stopped.
     pub fn advance(
+        &mut self,
+        text: &[u8],
+        at_end: bool,
+        tools: &Allowlist,
+        profile: Profile,
+    ) -> Result<(), SalvageError> {
+        let read = self.read_regions(text, at_end, tools, profile);
+        self.leading.decided(text, self.pos);
+        read
+    }
+
+    /// `advance`, up to the first region the text does not decide.
+    fn read_regions(
         &mut self,
         text: &[u8],
         at_end: bool,
@@ -171,6 +177,7 @@ impl Reading {
     pub fn forget(&mut self, dropped: usize) {
         self.pos -= dropped;
         self.decided -= dropped;
+        self.leading.forget(dropped);
         for (span, _, _) in &mut self.found {
             *span = span.start.saturating_sub(dropped)..span.end.saturating_sub(dropped);
         }
@@ -199,16 +206,21 @@ impl Reader<'_> {
         }
         if let Some(end) = reasoning_at(text, at) {
             let end = self.closed(end);
-            reading.reasoning_seen |= end.is_some();
+            if let Some(end) = end {
+                reading.reasoning_seen = true;
+                reading.leading.block(text, at, end);
+            }
             return Ok(end);
         }
         if text[at..].starts_with(reasoning::THINK_CLOSE.as_bytes()) {
+            let end = at + reasoning::THINK_CLOSE.len();
             if !reading.reasoning_seen {
                 // Everything before an unopened `</think>` was reasoning.
                 reading.found.clear();
+                reading.leading.unopened_close(end);
             }
             reading.reasoning_seen = true;
-            return Ok(Some(at + reasoning::THINK_CLOSE.len()));
+            return Ok(Some(end));
         }
         let Some(block) = self.blocks.at(at)? else {
             return Ok(None);

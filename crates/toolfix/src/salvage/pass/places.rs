@@ -12,9 +12,10 @@
 use memchr::memmem::Finder;
 
 use super::super::dialect::tokens::reasoning;
+use super::super::reasoning::BLOCKS as REASONING;
 use super::super::stream::frontier::{self, Scan};
 use super::super::text::{MarkerBytes, cp_at};
-use super::{LOOK_AHEAD, REASONING};
+use super::LOOK_AHEAD;
 use crate::py::unicode::is_space;
 
 /// The stops of one text.

@@ -23,7 +23,7 @@ use super::super::dialect::whole_json::Whole;
 use super::super::dialect::{pythonic, whole_json};
 use super::super::pass::{Memo, Reading, Settled};
 use super::super::text::{cp_at, skip_space};
-use super::super::{Beginning, Content, Request, SalvageError, probe, reasoning};
+use super::super::{Beginning, Content, Request, SalvageError, probe, read_to_end, reasoning};
 use super::{Event, show};
 use crate::py::Value;
 use crate::py::unicode::is_space;
@@ -87,7 +87,10 @@ impl Kept {
             looked_at: 0,
             checked: 0,
             awaiting_think: false,
-            reading: Reading::new(Memo::On),
+            reading: match beginning.whole_content {
+                true => Reading::new(Memo::On),
+                false => Reading::after_prose(),
+            },
             fruitless: 0,
             wait_until: 0,
         }
@@ -157,34 +160,25 @@ impl Kept {
         if !request.salvages() {
             return Ok(Vec::new());
         }
-        // A whole-content payload: the whole reply, or what follows the reasoning it
-        // begins with (which an unopened `</think>` after prose ends).
         let (tools, profile) = (request.tools, request.profile);
         match super::super::whole_content_path(&self.text, self.beginning, tools, profile)? {
             Whole::Calls(calls) => return Ok(calls),
             Whole::Reserved => return Ok(Vec::new()),
             Whole::NotCalls => {}
         }
-        if !(self.probed || probe::has_marker(&self.text, request.profile)) {
-            return Ok(Vec::new());
-        }
-        let reading = &mut self.reading;
-        reading.advance(&self.text, true, request.tools, request.profile)?;
-        let settled = std::mem::take(&mut reading.found);
-        super::super::calls_of(settled, self.emitted, request.profile)
+        let probed = self.probed || probe::has_marker(&self.text, profile);
+        read_to_end(&self.text, &mut self.reading, probed, self.emitted, request)
     }
 
     /// Looks at the kept text: gives out what is decided, and forgets it.
     fn look(&mut self, request: &Request<'_>, on: &mut impl FnMut(Event<'_>)) {
-        if !request.salvages() || self.may_be_whole_content(request) {
+        let (tools, profile) = (request.tools, request.profile);
+        let whole = self.beginning.whole_content && may_become_payload(&self.text, profile);
+        if !request.salvages() || whole {
             return;
         }
-        let (tools, profile) = (request.tools, request.profile);
-        if self
-            .reading
-            .advance(&self.text, false, tools, profile)
-            .is_err()
-        {
+        let advanced = self.reading.advance(&self.text, false, tools, profile);
+        if advanced.is_err() || self.payload_may_follow_reasoning(profile) {
             return;
         }
         self.probed = self.probed || probe::has_marker(&self.text, profile);
@@ -251,34 +245,21 @@ impl Kept {
         self.wait_until = self.wait_until.saturating_sub(dropped);
         self.beginning = Beginning {
             whole_content: false,
-            unopened_think: self.beginning.unopened_think && !self.reading.reasoning_seen,
             marker_before: self.probed,
         };
     }
 
-    /// Whether the kept text may still become a whole-content payload (or, under
-    /// `strict` and `portable`, one after the reasoning it begins with), which only the end
-    /// of the reply decides. Batch salvage reads the whole reply as a payload first, and
-    /// after leading reasoning only when that fails (`whole_content_path`), so both are
-    /// asked: a list of calls before an unopened `</think>` is still a whole reply.
-    fn may_be_whole_content(&self, request: &Request<'_>) -> bool {
-        let text = &self.text[..];
-        let profile = request.profile;
-        if self.beginning.whole_content && may_become_payload(text, profile) {
-            return true;
-        }
-        if !profile.reads_payload_after_reasoning() {
+    /// Whether a whole-content payload may still follow the reasoning the reply begins
+    /// with, as the reading has decided it (`pass::Leading`): only the end of the reply
+    /// decides that, and batch salvage reads such a payload before any call after the
+    /// reasoning. More reasoning after only whitespace would extend it.
+    fn payload_may_follow_reasoning(&self, profile: crate::Profile) -> bool {
+        let Some(end) = self.reading.leading.end() else {
             return false;
-        }
-        match leading_reasoning(text, self.beginning) {
-            Some(run) => {
-                let rest = &text[run.end..];
-                run.end == text.len()
-                    || may_become_payload(rest, profile)
-                    || reasoning::may_open(rest)
-            }
-            None => false,
-        }
+        };
+        let rest = &self.text[end..];
+        profile.reads_payload_after_reasoning()
+            && (may_become_payload(rest, profile) || reasoning::may_open(rest))
     }
 }
 
@@ -315,16 +296,4 @@ pub fn stand_in(cp: &[u8]) -> u8 {
         Some((c, _)) if is_space(c) => 0x1f,
         _ => b'!',
     }
-}
-
-/// The reasoning the text begins with, as whole-content salvage reads it: the run of
-/// blocks that only whitespace separates (`reasoning::run_end`), with fences masked (a
-/// `</think>` shown in a fence after the reasoning closes nothing; F34 in
-/// fuzz/findings.toml).
-fn leading_reasoning(text: &[u8], beginning: Beginning) -> Option<std::ops::Range<usize>> {
-    let ranges = reasoning::fenced_reading(text, beginning);
-    let run = ranges.first()?.start..reasoning::run_end(text, &ranges);
-    let counted = reasoning::leading_from(text, beginning, &ranges).is_some()
-        || (run.end == text.len() && skip_space(&text[..run.start], 0) == run.start);
-    counted.then_some(run)
 }
