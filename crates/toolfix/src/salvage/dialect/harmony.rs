@@ -5,11 +5,13 @@
 //! Harmony format and gpt-oss's chat template write it (`docs/dialects/harmony.md`).
 //!
 //! A message's content runs from `<|message|>` to the first `<|call|>`, `<|end|>` or
-//! `<|return|>`, or to the end of the reply: engines strip the `<|call|>` stop token, so
-//! a reply commonly ends right after the JSON. That is how the `openai-harmony` package
-//! splits messages, and why an end token inside a string argument ends the message. The
-//! body of a call is one JSON object, then only whitespace, then the end token, the next
-//! `<|start|>`, or the end of the reply.
+//! `<|return|>` that the format's next token can follow (only whitespace, then the next
+//! `<|start|>` or the end of the reply), or to the end of the reply: engines strip the
+//! `<|call|>` stop token, so a reply commonly ends right after the JSON. An end token
+//! followed by anything else was written as text (`<|call|>` and `<|return|>` are stop
+//! tokens, so a model that emits one says nothing after it), as in a string argument that
+//! quotes a Harmony message. The body of a call is one JSON object, then only whitespace,
+//! then an end token, the next `<|start|>`, or the end of the reply.
 //!
 //! Only recipients in the `functions` namespace are calls to offered tools, on whichever
 //! channel (engines read `analysis to=functions.NAME` as a call too). A message to any
@@ -192,11 +194,11 @@ fn in_header(text: &[u8], header: Range<usize>, to: usize) -> bool {
             && !before.trim_ascii().iter().any(u8::is_ascii_whitespace))
 }
 
-/// The first end token at or after a position, for positions given in increasing order:
-/// each token kind is searched once over the whole text, so finding the end of every
-/// message is one pass.
+/// The first end token that ends a message at or after a position, for positions given
+/// in increasing order: each token kind is searched once over the whole text, so finding
+/// the end of every message is one pass.
 struct MessageEnds<'t> {
-    text_len: usize,
+    text: &'t [u8],
     kinds: [EndKind<'t>; 3],
 }
 
@@ -219,18 +221,19 @@ impl<'t> MessageEnds<'t> {
                 next,
             }
         });
-        MessageEnds {
-            text_len: text.len(),
-            kinds,
-        }
+        MessageEnds { text, kinds }
     }
 
-    /// Where the content that starts at `from` ends (the first end token, or the end of
-    /// the text) and where its message ends (after that token).
+    /// Where the content that starts at `from` ends (the first end token that ends a
+    /// message, or the end of the text) and where its message ends (after that token).
     fn first_from(&mut self, from: usize) -> (usize, usize) {
-        let mut first = (self.text_len, self.text_len);
+        let text = self.text;
+        let mut first = (text.len(), text.len());
         for kind in &mut self.kinds {
-            while kind.next.is_some_and(|n| n < from) {
+            while kind
+                .next
+                .is_some_and(|n| n < from || !ends_a_message(text, n + kind.len))
+            {
                 kind.next = kind.found.next();
             }
             if let Some(n) = kind.next.filter(|&n| n < first.0) {
@@ -239,6 +242,13 @@ impl<'t> MessageEnds<'t> {
         }
         first
     }
+}
+
+/// Whether an end token that ends at `after` ends a message: only whitespace follows it
+/// before the next `<|start|>` or the end of the text.
+fn ends_a_message(text: &[u8], after: usize) -> bool {
+    let next = skip_space(text, after);
+    next == text.len() || text[next..].starts_with(START)
 }
 
 #[cfg(test)]
@@ -288,6 +298,26 @@ mod tests {
         assert_eq!(
             calls(text, &["get_weather"]),
             [("get_weather".into(), r#"{"city": "Mons"}"#.into())]
+        );
+    }
+
+    /// Issue 33: a Harmony message quoted in a string argument (a file about the format)
+    /// is the argument's text; its end token, followed by more of the string, ends nothing.
+    #[test]
+    fn a_quoted_message_inside_a_string_is_text() {
+        let text = concat!(
+            "<|start|>assistant<|channel|>commentary to=functions.write_file <|constrain|>json",
+            r#"<|message|>{"path": "notes.md", "content": "Example: <|start|>assistant"#,
+            "<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{}",
+            r#"<|end|> done"}<|call|>"#,
+        );
+        let content = r#""content": "Example: <|start|>assistant<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{}<|end|> done""#;
+        assert_eq!(
+            calls(text, &["write_file", "get_time"]),
+            [(
+                "write_file".into(),
+                format!(r#"{{"path": "notes.md", {content}}}"#)
+            )]
         );
     }
 
