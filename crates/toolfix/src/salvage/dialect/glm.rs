@@ -28,6 +28,7 @@ use super::super::schema::Written;
 use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
+use super::MAX_NAME;
 use super::token::{after_space, at};
 use super::tokens::{glm, tool_call};
 use super::xml_value::{End, Finder, Rejected, ValueSyntax, Values, settle};
@@ -39,8 +40,6 @@ const KEY: &[u8] = glm::KEY.as_bytes();
 const KEY_CLOSE: &[u8] = glm::KEY_CLOSE.as_bytes();
 const VALUE: &[u8] = glm::VALUE.as_bytes();
 const VALUE_CLOSE: &[u8] = glm::VALUE_CLOSE.as_bytes();
-/// The longest name read: longer is prose, not a call.
-const MAX_NAME: usize = 256;
 
 /// GLM's values: `<arg_value>` … `</arg_value>`, then the next key or `</tool_call>`.
 pub(super) const VALUES: ValueSyntax = ValueSyntax {

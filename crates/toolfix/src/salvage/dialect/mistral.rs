@@ -24,17 +24,15 @@
 use super::super::payload::Payloads;
 use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
-use super::Dialect;
 use super::call_array;
 use super::token::{Markers, at};
 use super::tokens::mistral;
+use super::{Dialect, MAX_NAME};
 use crate::py::PyStr;
 
 const TOOL_CALLS: &[u8] = mistral::TOOL_CALLS.as_bytes();
 const ARGS: &[u8] = mistral::ARGS.as_bytes();
 const CALL_ID: &[u8] = mistral::CALL_ID.as_bytes();
-/// The longest name or call id read before `[ARGS]`: longer is not a call.
-const MAX_NAME: usize = 256;
 
 /// Adds a candidate for every call after a `[TOOL_CALLS]`.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {

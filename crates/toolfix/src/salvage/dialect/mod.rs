@@ -177,6 +177,13 @@ pub(super) fn holds(held: MarkerBytes, needs: Needs) -> bool {
 /// any recipient, `to=`: a message to a built-in tool makes no call but reserves its body.
 pub(super) const TOKEN_OPENERS: &[&str] = &registry::TOKEN_OPENERS;
 
+/// The longest name, key or call id a dialect reads where its syntax bounds none (a
+/// GLM name, a Qwen3 XML tag, a Mistral name before `[ARGS]`): longer is text, not a
+/// call. The bound keeps what begins at a marker decidable from the few hundred bytes
+/// after it (`pass::LOOK_AHEAD`), so a stream decides it as batch salvage does (F40 in
+/// fuzz/findings.toml).
+pub(super) const MAX_NAME: usize = 256;
+
 /// Whether one of `TOKEN_OPENERS` begins at `at` of `text`. Each is compared only when
 /// its first byte is there, which a long run of candidates checks cheaply.
 pub(super) fn opens_at(text: &[u8], at: usize) -> bool {

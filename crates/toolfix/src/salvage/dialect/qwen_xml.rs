@@ -196,6 +196,17 @@ mod tests {
         }
     }
 
+    /// F40 (fuzz/findings.toml): a name past `MAX_NAME` bytes is text, so a stream that
+    /// has seen a few hundred bytes after `<function=` knows no call begins there.
+    #[test]
+    fn a_name_longer_than_the_bound_is_text() {
+        let long = "x".repeat(super::super::MAX_NAME + 1);
+        let text = format!("<function={long}>\n</function>");
+        assert!(calls(&text).is_empty());
+        let bounded = format!("<function={}>\n</function>", &long[1..]);
+        assert_eq!(calls(&bounded).len(), 1);
+    }
+
     #[test]
     fn many_openers_without_a_closer_take_one_pass() {
         let text = "<function=get_weather>\n<parameter=city>\n".repeat(50_000);

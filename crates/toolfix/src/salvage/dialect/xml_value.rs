@@ -28,6 +28,7 @@ use memchr::memmem::{self, FindIter};
 
 use super::super::span::Found;
 use super::super::text::skip_space;
+use super::MAX_NAME;
 
 /// The occurrences of one token, found in one forward pass.
 pub struct Finder<'t> {
@@ -144,15 +145,16 @@ impl<'t> Values<'t> {
 }
 
 /// The end of a run of name bytes at `i` closed by `>`: no whitespace, quote, `<` or `>`
-/// inside, at least one byte. The tag `<parameter=NAME>` is one when this holds after its
-/// `=`.
+/// inside, one to `MAX_NAME` bytes. The tag `<parameter=NAME>` is one when this holds
+/// after its `=`.
 pub fn name_then_gt(text: &[u8], i: usize) -> Option<usize> {
     let len = text
         .get(i..)?
         .iter()
+        .take(MAX_NAME + 1)
         .take_while(|&&b| !b.is_ascii_whitespace() && !b"<>\"'".contains(&b))
         .count();
-    (len > 0 && text.get(i + len) == Some(&b'>')).then_some(i + len)
+    ((1..=MAX_NAME).contains(&len) && text.get(i + len) == Some(&b'>')).then_some(i + len)
 }
 
 /// Whether `prefix` starts at `i`, followed by whitespace or `>` (a tag such as
