@@ -65,6 +65,8 @@ struct SalvageCase {
     id: String,
     content: PyStr,
     tools: Allowlist,
+    /// Each offered entry's name when it is a plain string, else `None`.
+    names: Vec<Option<String>>,
 }
 
 /// Every salvage spec case whose tool list `strict` reads (a malformed list is an error
@@ -82,11 +84,19 @@ fn salvage_cases() -> Vec<SalvageCase> {
                 return None;
             };
             let entries = tool_entries(tools);
+            let names = tools
+                .iter()
+                .map(|tool| match tool {
+                    Value::Str(name) => name.as_str().map(str::to_owned),
+                    _ => None,
+                })
+                .collect();
             let tools = Allowlist::from_tool_entries(&entries, Profile::Strict).ok()?;
             Some(SalvageCase {
                 id: case.id.clone(),
                 content: content.clone(),
                 tools,
+                names,
             })
         })
         .collect()
@@ -253,6 +263,49 @@ fn streams_read_as_batch_on_grammar_replies() {
         }
         assert!(differing.is_empty(), "{}", differing.join("\n"));
     });
+}
+
+/// Every salvage spec case with its offered names stretched past the look-ahead, as a
+/// stream sees them: a name, key or index of any dialect that runs longer than
+/// `pass::LOOK_AHEAD` must be decided as batch salvage decides it (F40), whether the
+/// dialect bounds it (then no call) or reads it whole.
+#[test]
+fn streams_read_as_batch_with_names_past_the_look_ahead() {
+    with_stack(|| {
+        let mut differing = Vec::new();
+        let mut early = Early::default();
+        let stretch = "n".repeat(330);
+        for (case, names) in salvage_cases().iter().filter_map(with_plain_names) {
+            let Some(text) = case.content.as_str() else {
+                continue;
+            };
+            let Some(name) = names.iter().find(|name| text.contains(name.as_str())) else {
+                continue;
+            };
+            let long = format!("{name}_{stretch}");
+            let text = text.replace(name.as_str(), &long);
+            let tools = Allowlist::new(names.iter().map(|n| n.replace(name.as_str(), &long)));
+            for text in [text.clone(), opened(&text)] {
+                let request = Request::new(text.as_str(), &tools).adapter(Adapter::Ollama);
+                let seed = case.id.len() as u64;
+                if let Some(why) = stream_differs(&request, &tools, &text, seed, &mut early) {
+                    differing.push(format!("{}: {why}", case.id));
+                }
+            }
+        }
+        assert!(differing.is_empty(), "{}", differing.join("\n"));
+    });
+}
+
+/// A case and its offered names, when every tool it offers is a plain name (a schema
+/// would have to be stretched too).
+fn with_plain_names(case: &SalvageCase) -> Option<(&SalvageCase, Vec<String>)> {
+    let names = case
+        .names
+        .iter()
+        .cloned()
+        .collect::<Option<Vec<String>>>()?;
+    Some((case, names))
 }
 
 /// `text` after a closed reasoning block and before prose long enough to decide every

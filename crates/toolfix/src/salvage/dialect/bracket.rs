@@ -20,6 +20,7 @@ const SYNTAX: TagSyntax = TagSyntax {
             .or_else(|| match_folded(text, i, bracket::TOOL_REQUEST.as_bytes()))
             .map(|end| (end, None))
     },
+    cut_short: |_, _| false,
     close: |text, i| {
         match_folded(text, i, bracket::TOOL_CALL_CLOSE.as_bytes())
             .or_else(|| match_folded(text, i, bracket::TOOL_REQUEST_CLOSE.as_bytes()))

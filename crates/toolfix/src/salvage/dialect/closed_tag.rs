@@ -33,6 +33,10 @@ pub struct TagSyntax {
     pub open_second: u8,
     /// Matches an opening tag at an offset.
     pub open: fn(&[u8], usize) -> Opened,
+    /// Whether the opening tag at an offset runs to the end of the text before `open`
+    /// can tell whether it is one (a `<function=` name with no `>` yet): a streamed
+    /// reply may still complete it.
+    pub cut_short: fn(&[u8], usize) -> bool,
     /// Matches a closing tag at an offset: its end.
     pub close: fn(&[u8], usize) -> Option<usize>,
 }
@@ -58,6 +62,9 @@ pub fn find_all(payloads: &Payloads<'_>, syntax: &TagSyntax) -> Vec<TagMatch> {
             continue;
         }
         let Some((open_end, name)) = (syntax.open)(text, start) else {
+            if (syntax.cut_short)(text, start) {
+                payloads.reaches_end(start);
+            }
             continue;
         };
         let brace = skip_space(text, open_end);

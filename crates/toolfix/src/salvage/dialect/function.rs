@@ -18,6 +18,10 @@ const SYNTAX: TagSyntax = TagSyntax {
     open_first: b'<',
     open_second: b'f',
     open: open_tag,
+    cut_short: |text, i| {
+        match_folded(text, i, function::OPEN.as_bytes())
+            .is_some_and(|name| name_run_end(text, name) == text.len())
+    },
     close: |text, i| match_folded(text, i, function::CLOSE.as_bytes()),
 };
 

@@ -16,6 +16,7 @@ const SYNTAX: TagSyntax = TagSyntax {
     open_first: b'<',
     open_second: b't',
     open: |text, i| match_folded(text, i, tool_call::OPEN.as_bytes()).map(|end| (end, None)),
+    cut_short: |_, _| false,
     close: |text, i| match_folded(text, i, tool_call::CLOSE.as_bytes()),
 };
 
