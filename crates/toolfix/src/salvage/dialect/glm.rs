@@ -18,9 +18,12 @@
 //! SGLang and llama.cpp read it (`schema::Written::TextOrJson`).
 //!
 //! A block that shares the `<tool_call>` tag with another dialect is not this one: a JSON
-//! body (`{`) is Hermes' `tool_call`, a `<function=` body is `qwen_xml`. A block that
-//! holds anything else between its pairs (a missing `</arg_value>`, text) is malformed,
-//! and one cut off is unclosed: no call, and the span stays reserved, to its
+//! body (`{`) is Hermes' `tool_call`, a `<function=` body is `qwen_xml`. The last value
+//! may leave its `</arg_value>` out when it holds no tag and the `</tool_call>` is
+//! followed by another call or the end of the reply (`xml_value::End::Unclosed`; the one
+//! newline the template writes before `</tool_call>` is not the value's). A block that
+//! holds anything else between its pairs (another missing `</arg_value>`, text) is
+//! malformed, and one cut off is unclosed: no call, and the span stays reserved, to its
 //! `</tool_call>` or to the end of the reply.
 
 use super::super::payload::Payloads;
@@ -31,7 +34,10 @@ use super::Dialect;
 use super::MAX_NAME;
 use super::token::{after_space, at};
 use super::tokens::{glm, tool_call};
-use super::xml_value::{End, Finder, Rejected, ValueSyntax, Values, settle};
+use super::xml_value::{
+    End, Finder, Rejected, ValueSyntax, Values, ends_or_goes_on_with, one_trailing_newline_off,
+    settle,
+};
 use crate::py::PyStr;
 
 const OPEN: &[u8] = tool_call::OPEN.as_bytes();
@@ -51,6 +57,10 @@ pub(super) const VALUES: ValueSyntax = ValueSyntax {
     is_outer_open_tag: |_, _| true,
     outer_close: CLOSE,
 };
+
+/// What may follow a call's `</tool_call>`, after whitespace, besides the end of the
+/// reply: where a call whose last `</arg_value>` was left out is still read.
+const AFTER: &[&[u8]] = &[OPEN];
 
 /// Adds a candidate for every GLM `<tool_call>` block.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
@@ -115,16 +125,21 @@ fn block(
         let value = at(text, key_end, KEY_CLOSE)
             .and_then(|k| after_space(text, k, VALUE))
             .ok_or(Rejected::At(key_end))?;
-        let close = match values.end(value) {
-            End::Value(close) => close,
-            End::Outer(close) => return Err(Rejected::Ending(close + CLOSE.len())),
+        let (written, next) = match values.end(value) {
+            End::Value(close) => (&text[value..close], close + VALUE_CLOSE.len()),
+            End::Unclosed(close) if ends_or_goes_on_with(text, close + CLOSE.len(), AFTER) => {
+                (one_trailing_newline_off(&text[value..close]), close)
+            }
+            End::Outer(close) | End::Unclosed(close) => {
+                return Err(Rejected::Ending(close + CLOSE.len()));
+            }
             End::Never => return Err(Rejected::Ending(text.len())),
         };
         pairs.push((
             PyStr::from_generalized_utf8(text[key..key_end].trim_ascii()),
-            Written::TextOrJson(PyStr::from_generalized_utf8(&text[value..close])),
+            Written::TextOrJson(PyStr::from_generalized_utf8(written)),
         ));
-        i = skip_space(text, close + VALUE_CLOSE.len());
+        i = skip_space(text, next);
     }
 }
 
@@ -152,10 +167,24 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_value_closer_rejects_that_call_only() {
+    fn a_last_value_that_left_its_closer_out_ends_at_the_call_closer() {
         let first =
             "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Oslo\n</tool_call>";
-        let text = format!("{first}\n<tool_call>get_weather\n</tool_call>");
+        for after in ["", "\n", "\n<tool_call>get_weather\n</tool_call>"] {
+            let found = calls(&format!("{first}{after}"));
+            assert_eq!(found[0].0, 0..first.len(), "{after:?}");
+            assert_eq!(
+                found[0].1.as_deref(),
+                Some(r#"get_weather Written("{\"city\": \"Oslo\"}")"#)
+            );
+        }
+    }
+
+    #[test]
+    fn a_missing_value_closer_followed_by_text_rejects_that_call_only() {
+        let first =
+            "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Oslo\n</tool_call>";
+        let text = format!("{first} is how it ends.\n<tool_call>get_weather\n</tool_call>");
         let found = calls(&text);
         assert_eq!(found.len(), 2);
         assert_eq!(found[0], (0..first.len(), None));

@@ -106,7 +106,7 @@ fn section(
             let key = attribute(attributes, b"name").ok_or(Rejected::At(j))?;
             let close = match values.end(value) {
                 End::Value(close) => close,
-                End::Outer(close) => return Err(Rejected::At(close)),
+                End::Outer(close) | End::Unclosed(close) => return Err(Rejected::At(close)),
                 End::Never => return Err(Rejected::CutOff),
             };
             let raw = &text[value..close];

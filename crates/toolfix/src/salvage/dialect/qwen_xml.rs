@@ -16,9 +16,12 @@
 //! else, multi-line code included, is kept exactly, then typed by the tool's JSON schema
 //! (`schema`). A value ends where `xml_value` says: a closing tag inside code or inside
 //! an example call is part of the value. Between parameters only whitespace may appear.
-//! A block that holds anything else (a `</parameter>` missing, text between parameters)
-//! is malformed, and one cut off is unclosed: no call, and the span stays reserved, to
-//! its `</function>` or to the end of the reply.
+//! The last value may leave its `</parameter>` out when it holds no tag and the call's
+//! `</function>` is followed by `</tool_call>`, another call or the end of the reply
+//! (`xml_value::End::Unclosed`). A block that holds anything else (another
+//! `</parameter>` missing, text between parameters) is malformed, and one cut off is
+//! unclosed: no call, and the span stays reserved, to its `</function>` or to the end of
+//! the reply.
 //!
 //! `<function=NAME>{…}</function>` with a JSON body is the `function` dialect, not this
 //! one: here the name's `>` is followed by `<parameter=` or `</function>`.
@@ -32,7 +35,10 @@ use super::super::text::skip_space;
 use super::Dialect;
 use super::token::{after_space, at};
 use super::tokens::{function, qwen_xml, tool_call};
-use super::xml_value::{End, Finder, Rejected, ValueSyntax, Values, name_then_gt, settle};
+use super::xml_value::{
+    End, Finder, Rejected, ValueSyntax, Values, ends_or_goes_on_with, name_then_gt,
+    one_trailing_newline_off, settle,
+};
 use crate::py::PyStr;
 
 const OPEN: &[u8] = function::OPEN.as_bytes();
@@ -53,6 +59,10 @@ pub(super) const VALUES: ValueSyntax = ValueSyntax {
     is_outer_open_tag: |text, i| name_then_gt(text, i + OPEN.len()).is_some(),
     outer_close: CLOSE,
 };
+
+/// What may follow a call's `</function>`, after whitespace, besides the end of the
+/// reply: where a call whose last `</parameter>` was left out is still read.
+const AFTER: &[&[u8]] = &[WRAP_CLOSE, WRAP, OPEN];
 
 /// Adds a candidate for every `<function=NAME>` block with XML parameters.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
@@ -101,9 +111,14 @@ fn block(
             return Err(Rejected::At(i));
         };
         let key = &text[i + PARAM.len()..key_gt];
-        let close = match values.end(key_gt + 1) {
-            End::Value(close) => close,
-            End::Outer(close) => return Err(Rejected::Ending(close + CLOSE.len())),
+        let (close, last) = match values.end(key_gt + 1) {
+            End::Value(close) => (close, false),
+            End::Unclosed(close) if ends_or_goes_on_with(text, close + CLOSE.len(), AFTER) => {
+                (close, true)
+            }
+            End::Outer(close) | End::Unclosed(close) => {
+                return Err(Rejected::Ending(close + CLOSE.len()));
+            }
             End::Never => return Err(Rejected::Ending(text.len())),
         };
         pairs.push((
@@ -112,7 +127,10 @@ fn block(
                 &text[key_gt + 1..close],
             ))),
         ));
-        i = skip_space(text, close + PARAM_CLOSE.len());
+        i = match last {
+            true => close,
+            false => skip_space(text, close + PARAM_CLOSE.len()),
+        };
     }
 }
 
@@ -122,10 +140,7 @@ fn one_newline_off(value: &[u8]) -> &[u8] {
         .strip_prefix(b"\r\n")
         .or_else(|| value.strip_prefix(b"\n"))
         .unwrap_or(value);
-    value
-        .strip_suffix(b"\r\n")
-        .or_else(|| value.strip_suffix(b"\n"))
-        .unwrap_or(value)
+    one_trailing_newline_off(value)
 }
 
 /// `span` widened to the `<tool_call>` … `</tool_call>` around it, when there is one.
@@ -182,10 +197,24 @@ mod tests {
     }
 
     #[test]
+    fn a_last_value_that_left_its_closer_out_ends_at_the_function_closer() {
+        let first = "<function=get_weather>\n<parameter=city>\nOslo\n</function>";
+        for after in ["", "\n</tool_call>", " <function=get_weather>\n</function>"] {
+            let found = calls(&format!("{first}{after}"));
+            assert_eq!(
+                found[0].1.as_deref(),
+                Some(r#"get_weather Written("{\"city\": \"Oslo\"}")"#)
+            );
+        }
+        let prose = calls(&format!("{first} closes a function."));
+        assert_eq!(prose, [(0..first.len(), None)]);
+    }
+
+    #[test]
     fn a_malformed_block_reserves_up_to_its_closer() {
         for first in [
             "<function=get_weather>\n<parameter=city>Oslo</parameter> junk </function>",
-            "<function=get_weather>\n<parameter=city>\nOslo\n</function>",
+            "<function=get_weather>\n<parameter=city>\nOslo\n<parameter=unit>\nC\n</parameter>\n</function>",
             "<function=get_weather>\n<parameter=city>Oslo</parameter>\njunk\n</function>",
         ] {
             let text = format!("{first} <function=get_weather>\n</function>");

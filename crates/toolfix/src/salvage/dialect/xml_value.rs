@@ -17,8 +17,12 @@
 //!
 //! The call's own closing tag (`</function>`) reached before that, and not paired with an
 //! opener inside the value, means the value has no closing tag of its own, or that text
-//! follows it: the call is malformed, and ends there, so one broken call does not swallow
-//! the calls after it. A value that reaches the end of the reply is unclosed (cut off).
+//! follows it: the call ends there, so one broken call does not swallow the calls after
+//! it. When the value holds no tag of the format at all, nothing in it could have been its
+//! closer, so the model only left the closer out (`<parameter=city>Oslo</function>`, as
+//! small models do and every engine reads): the format may read the value up to the
+//! call's closer (`End::Unclosed`). Otherwise the call is malformed. A value that reaches
+//! the end of the reply is unclosed (cut off).
 //!
 //! Every search moves forward through the text (a value's end by its tags' `<`, a
 //! block's closer with a `Finder`), so scanning a reply costs one pass whatever it holds.
@@ -89,6 +93,10 @@ pub enum End {
     /// Never: the element holding it closed first, with the closing tag at the offset (a
     /// value whose closing tag is missing, or text between a value and the next tag).
     Outer(usize),
+    /// Never, and the element closed with the closing tag at the offset, with no tag of
+    /// the format (value or element, opening or closing, paired or not) inside the value:
+    /// its own closing tag was left out, and the value is the text up to the offset.
+    Unclosed(usize),
     /// Never, and no element closed either: the reply was cut off.
     Never,
 }
@@ -116,14 +124,17 @@ impl<'t> Values<'t> {
     pub fn end(&mut self, from: usize) -> End {
         let (text, syntax) = (self.text, self.syntax);
         let (mut depth, mut outer_depth) = (0usize, 0usize);
+        let mut bare = true;
         let mut at = from;
         while let Some(found) = memchr(b'<', &text[at..]) {
             let pos = at + found;
             let tag = &text[pos..];
             at = pos + 1;
             if tag.starts_with(syntax.open) {
+                bare = false;
                 depth += usize::from((syntax.is_open_tag)(text, pos));
             } else if tag.starts_with(syntax.close) {
+                bare = false;
                 at = pos + syntax.close.len();
                 if depth > 0 {
                     depth -= 1;
@@ -131,10 +142,15 @@ impl<'t> Values<'t> {
                     return End::Value(pos);
                 }
             } else if tag.starts_with(syntax.outer_open) {
+                bare = false;
                 outer_depth += usize::from((syntax.is_outer_open_tag)(text, pos));
             } else if tag.starts_with(syntax.outer_close) {
                 if outer_depth == 0 {
-                    return End::Outer(pos);
+                    return if bare {
+                        End::Unclosed(pos)
+                    } else {
+                        End::Outer(pos)
+                    };
                 }
                 outer_depth -= 1;
                 at = pos + syntax.outer_close.len();
@@ -164,6 +180,24 @@ pub fn tag_at(text: &[u8], i: usize, prefix: &[u8]) -> bool {
         && text
             .get(i + prefix.len())
             .is_some_and(|&b| b == b'>' || b.is_ascii_whitespace())
+}
+
+/// Whether, after whitespace from `i`, the text ends or one of `next` begins: what a
+/// format writes after a call, so a call closed at `i` whose last value left its closer
+/// out (`End::Unclosed`) is read up to there, and one followed by anything else (prose
+/// that quotes the closer) is malformed.
+pub fn ends_or_goes_on_with(text: &[u8], i: usize, next: &[&[u8]]) -> bool {
+    let i = skip_space(text, i);
+    i == text.len() || next.iter().any(|tag| text[i..].starts_with(tag))
+}
+
+/// `value` without the one `\n` (or `\r\n`) a template writes after it, before the
+/// next tag.
+pub fn one_trailing_newline_off(value: &[u8]) -> &[u8] {
+    value
+        .strip_suffix(b"\r\n")
+        .or_else(|| value.strip_suffix(b"\n"))
+        .unwrap_or(value)
 }
 
 /// Why a block of an XML-valued dialect (Qwen3 XML, GLM) makes no call.
@@ -235,11 +269,16 @@ mod tests {
     }
 
     #[test]
-    fn the_element_closing_first_ends_nothing() {
+    fn a_value_without_a_tag_before_the_element_closes_left_its_closer_out() {
         assert_eq!(
             value("<p=a>1\n</f> <f=b><p=c>2</p></f>"),
-            Err(End::Outer(7))
+            Err(End::Unclosed(7))
         );
+        assert_eq!(value("<p=a>x < y</f>"), Err(End::Unclosed(10)));
+    }
+
+    #[test]
+    fn the_element_closing_after_a_tag_in_the_value_ends_nothing() {
         assert_eq!(value("<p=a>1</p> junk </f>"), Err(End::Outer(16)));
         assert_eq!(value("<p=a>an <p=open> tag</p></f>"), Err(End::Outer(24)));
         assert_eq!(value("<p=a>never closed"), Err(End::Never));
