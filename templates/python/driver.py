@@ -57,6 +57,8 @@ def salvage(content, tools, adapter):
     """
     with toolfix_driver.interpreter_defaults():
         calls = []  # your package's calls, e.g. my_parser.parse(content, tools)
+    # json.dumps for a package that gives a decoded object; a package that already gives
+    # the argument string its tool receives passes that string through unchanged.
     return [(name, json.dumps(arguments)) for name, arguments in calls]
 
 

@@ -31,7 +31,7 @@ pub struct Args {
     #[arg(long = "impl", value_name = "CMD")]
     implementation: Option<String>,
     /// The profile whose expectations are checked [default: the one the implementation
-    /// declares; both for the embedded reference].
+    /// declares; all three for the embedded reference].
     #[arg(long)]
     profile: Option<Profile>,
     /// A case directory to run instead of the suite embedded in this binary.

@@ -48,4 +48,17 @@ mod tests {
         assert!(splits_a_token(deepseek, 2));
         assert!(!splits_a_token(deepseek, deepseek.len() - 1));
     }
+
+    /// A driver author reads the list in `docs/protocol.md`, not in this file: every
+    /// token kept whole is written there.
+    #[test]
+    fn the_protocol_doc_lists_every_token() {
+        let doc = include_str!("../../../../docs/protocol.md");
+        let missing: Vec<&str> = SPECIAL_TOKENS
+            .iter()
+            .copied()
+            .filter(|token| !doc.contains(&format!("`{token}`")))
+            .collect();
+        assert!(missing.is_empty(), "docs/protocol.md lacks {missing:?}");
+    }
 }
