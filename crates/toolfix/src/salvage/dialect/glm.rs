@@ -35,8 +35,7 @@ use super::MAX_NAME;
 use super::token::{after_space, at};
 use super::tokens::{glm, tool_call};
 use super::xml_value::{
-    End, Finder, Rejected, ValueSyntax, Values, ends_or_goes_on_with, one_trailing_newline_off,
-    settle,
+    Finder, Rejected, ValueEnd, ValueSyntax, Values, one_trailing_newline_off, settle,
 };
 use crate::py::PyStr;
 
@@ -125,15 +124,9 @@ fn block(
         let value = at(text, key_end, KEY_CLOSE)
             .and_then(|k| after_space(text, k, VALUE))
             .ok_or(Rejected::At(key_end))?;
-        let (written, next) = match values.end(value) {
-            End::Value(close) => (&text[value..close], close + VALUE_CLOSE.len()),
-            End::Unclosed(close) if ends_or_goes_on_with(text, close + CLOSE.len(), AFTER) => {
-                (one_trailing_newline_off(&text[value..close]), close)
-            }
-            End::Outer(close) | End::Unclosed(close) => {
-                return Err(Rejected::Ending(close + CLOSE.len()));
-            }
-            End::Never => return Err(Rejected::Ending(text.len())),
+        let (written, next) = match values.value_end(value, AFTER)? {
+            ValueEnd::Closed(close) => (&text[value..close], close + VALUE_CLOSE.len()),
+            ValueEnd::LastUnclosed(close) => (one_trailing_newline_off(&text[value..close]), close),
         };
         pairs.push((
             PyStr::from_generalized_utf8(text[key..key_end].trim_ascii()),

@@ -36,8 +36,7 @@ use super::Dialect;
 use super::token::{after_space, at};
 use super::tokens::{function, qwen_xml, tool_call};
 use super::xml_value::{
-    End, Finder, Rejected, ValueSyntax, Values, ends_or_goes_on_with, name_then_gt,
-    one_trailing_newline_off, settle,
+    Finder, Rejected, ValueEnd, ValueSyntax, Values, name_then_gt, one_trailing_newline_off, settle,
 };
 use crate::py::PyStr;
 
@@ -111,15 +110,9 @@ fn block(
             return Err(Rejected::At(i));
         };
         let key = &text[i + PARAM.len()..key_gt];
-        let (close, last) = match values.end(key_gt + 1) {
-            End::Value(close) => (close, false),
-            End::Unclosed(close) if ends_or_goes_on_with(text, close + CLOSE.len(), AFTER) => {
-                (close, true)
-            }
-            End::Outer(close) | End::Unclosed(close) => {
-                return Err(Rejected::Ending(close + CLOSE.len()));
-            }
-            End::Never => return Err(Rejected::Ending(text.len())),
+        let (close, last) = match values.value_end(key_gt + 1, AFTER)? {
+            ValueEnd::Closed(close) => (close, false),
+            ValueEnd::LastUnclosed(close) => (close, true),
         };
         pairs.push((
             PyStr::from_generalized_utf8(key),

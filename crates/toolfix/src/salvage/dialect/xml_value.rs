@@ -158,6 +158,33 @@ impl<'t> Values<'t> {
         }
         End::Never
     }
+
+    /// Where the value that starts at `from` ends, for a format that reads a last value
+    /// whose closer was left out up to the call's closer, when the closer is followed
+    /// (after whitespace) by one of `after` or by the end of the reply: what the format
+    /// writes after a call. Any other value with no closer of its own rejects its block,
+    /// whose span ends after the call's closer or at the end of the text.
+    pub fn value_end(&mut self, from: usize, after: &[&[u8]]) -> Result<ValueEnd, Rejected> {
+        let closer_len = self.syntax.outer_close.len();
+        match self.end(from) {
+            End::Value(close) => Ok(ValueEnd::Closed(close)),
+            End::Unclosed(close) if ends_or_goes_on_with(self.text, close + closer_len, after) => {
+                Ok(ValueEnd::LastUnclosed(close))
+            }
+            End::Outer(close) | End::Unclosed(close) => Err(Rejected::Ending(close + closer_len)),
+            End::Never => Err(Rejected::Ending(self.text.len())),
+        }
+    }
+}
+
+/// Where a value a block may read ends ([`Values::value_end`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueEnd {
+    /// At its own closing tag, which starts at the offset.
+    Closed(usize),
+    /// At the call's closer, which starts at the offset: the block's last value, whose
+    /// closing tag the model left out.
+    LastUnclosed(usize),
 }
 
 /// The end of a run of name bytes at `i` closed by `>`: no whitespace, quote, `<` or `>`
@@ -186,7 +213,7 @@ pub fn tag_at(text: &[u8], i: usize, prefix: &[u8]) -> bool {
 /// format writes after a call, so a call closed at `i` whose last value left its closer
 /// out (`End::Unclosed`) is read up to there, and one followed by anything else (prose
 /// that quotes the closer) is malformed.
-pub fn ends_or_goes_on_with(text: &[u8], i: usize, next: &[&[u8]]) -> bool {
+fn ends_or_goes_on_with(text: &[u8], i: usize, next: &[&[u8]]) -> bool {
     let i = skip_space(text, i);
     i == text.len() || next.iter().any(|tag| text[i..].starts_with(tag))
 }
