@@ -12,7 +12,9 @@
 //! pass finds *candidate* starts, positions where a marker could begin, and only those are
 //! checked exactly (`marker_at`):
 //!
-//! * the five tags start with `<` or `[`;
+//! * the tags start with `<` or `[`, and each candidate there is compared only with the
+//!   markers that begin with its first two bytes (`STARTS`), so a reply of markup or a
+//!   flood of `<` pays a table lookup per candidate, not a comparison with every marker;
 //! * `action` has `c` one byte after its start and `n` five bytes after it, in either
 //!   case. Testing two letters at a fixed distance (memchr's "packed pair") leaves about
 //!   one false candidate per 450 bytes of English, mostly words ending in `-ction`; a
@@ -63,30 +65,66 @@ fn functools_in_tail(text: &[u8]) -> bool {
 }
 
 /// Whether a marker starts at `i` (of the six dialects of praisonaiagents, or of `every`
-/// dialect).
+/// dialect), or (for `functools[`, under `every`) ends there.
 #[inline]
 fn marker_at(text: &[u8], i: usize, every: bool) -> bool {
     let tail = &text[i..];
-    match tail.first() {
-        Some(b'<' | b'[') => {
-            PROBE_PRAISONAI
-                .iter()
-                .any(|m| starts_with_ignore_case(tail, m.as_bytes()))
-                || (every && new_marker_at(text, i))
+    let Some(&first) = tail.first() else {
+        return false;
+    };
+    let table = match first {
+        b'<' => &STARTS[0],
+        b'[' => &STARTS[1],
+        _ => return starts_with_ignore_case(tail, ACTION),
+    };
+    let lists = if every { u32::MAX } else { PRAISONAI };
+    let mut markers = tail.get(1).map_or(0, |&b| table[usize::from(b)]) & lists;
+    while markers != 0 {
+        if starts_with_ignore_case(tail, tag_marker(markers.trailing_zeros() as usize)) {
+            return true;
         }
-        _ => starts_with_ignore_case(tail, ACTION),
+        markers &= markers - 1;
+    }
+    every && first == b'[' && functools_before(text, i)
+}
+
+/// How many of the probe's markers are the real package's: they come first in the
+/// numbering [`STARTS`] uses, so [`PRAISONAI`] selects them.
+const PRAISONAI_LEN: usize = PROBE_PRAISONAI.len();
+const _: () = assert!(PRAISONAI_LEN + PROBE_NEW.len() <= 32);
+/// The bits of [`STARTS`] that are markers of the real package's dialects.
+const PRAISONAI: u32 = (1 << PRAISONAI_LEN) - 1;
+
+/// The probe's marker number `k`: the real package's, then the others, in registry order.
+const fn tag_marker(k: usize) -> &'static [u8] {
+    match k < PRAISONAI_LEN {
+        true => PROBE_PRAISONAI[k].as_bytes(),
+        false => PROBE_NEW[k - PRAISONAI_LEN].as_bytes(),
     }
 }
 
-/// Whether a marker of a dialect only `strict` and `portable` recover starts at `i`, or
-/// (for `functools[`) ends there.
-#[cold]
-fn new_marker_at(text: &[u8], i: usize) -> bool {
-    PROBE_NEW
-        .iter()
-        .any(|m| starts_with_ignore_case(&text[i..], m.as_bytes()))
-        || (text[i] == b'[' && functools_before(text, i))
-}
+/// For a marker start at `<` (`STARTS[0]`) or `[` (`STARTS[1]`), and each byte after it,
+/// the markers (by [`tag_marker`] number) that begin with those two bytes in any ASCII
+/// case. A reply full of `<` or `[` (markup, ASCII art, a flood) then costs a lookup at
+/// each and a comparison only with the markers that can still match, not with every one.
+static STARTS: [[u32; 256]; 2] = {
+    let mut table = [[0; 256]; 2];
+    let mut k = 0;
+    while k < PRAISONAI_LEN + PROBE_NEW.len() {
+        let marker = tag_marker(k);
+        let side = match marker[0] {
+            b'<' => 0,
+            b'[' => 1,
+            _ => usize::MAX,
+        };
+        if side != usize::MAX {
+            table[side][marker[1].to_ascii_lowercase() as usize] |= 1 << k;
+            table[side][marker[1].to_ascii_uppercase() as usize] |= 1 << k;
+        }
+        k += 1;
+    }
+    table
+};
 
 /// Whether the word of `functools[` ends right before the `[` at `i`, in any ASCII case.
 fn functools_before(text: &[u8], i: usize) -> bool {
@@ -454,6 +492,16 @@ mod tests {
         }
     }
 
+    /// The definition under `strict`: a marker of any dialect at some offset.
+    fn naive_every(text: &[u8]) -> bool {
+        let every: Vec<&[u8]> = PROBE_PRAISONAI
+            .iter()
+            .chain(&PROBE_NEW)
+            .map(|m| m.as_bytes())
+            .collect();
+        (0..text.len()).any(|i| every.iter().any(|m| starts_with_ignore_case(&text[i..], m)))
+    }
+
     /// Bytes drawn mostly from the markers' letters in both cases, so that random texts
     /// hold candidates, near misses and markers.
     fn marker_heavy() -> impl Strategy<Value = Vec<u8>> {
@@ -468,6 +516,26 @@ mod tests {
         fn agrees_with_the_naive_search(text in marker_heavy()) {
             prop_assert_eq!(has_marker(&text, Profile::PraisonAi), naive(&text));
             prop_assert_eq!(portable::has_marker(&text, false), naive(&text));
+        }
+
+        /// Under `strict` every dialect's marker counts, in any ASCII case: the table of
+        /// second bytes (`STARTS`) lets none through that the definition would not.
+        #[test]
+        fn strict_agrees_with_the_naive_search(
+            text in marker_heavy(),
+            marker in proptest::sample::select(PROBE_NEW.to_vec()),
+            at in any::<proptest::sample::Index>(),
+            upper in proptest::collection::vec(any::<bool>(), 32),
+        ) {
+            prop_assert_eq!(has_marker(&text, Profile::Strict), naive_every(&text));
+            let mut text = text;
+            let at = at.index(text.len() + 1);
+            let cased = marker
+                .bytes()
+                .zip(&upper)
+                .map(|(b, &u)| if u { b.to_ascii_uppercase() } else { b });
+            text.splice(at..at, cased);
+            prop_assert!(has_marker(&text, Profile::Strict));
         }
 
         #[test]
