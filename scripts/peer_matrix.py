@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""docs/matrix.md: what every peer implementation does with the suite, from the reports
-`.ci/peers` writes (reports/peer-NAME.jsonl, one per run of adapters/peers.txt).
+"""docs/matrix.md and the results table of each adapter's README: what every peer
+implementation does with the suite, from the reports `.ci/peers` writes
+(reports/peer-NAME.jsonl, one per run of adapters/peers.txt).
 
-    python3 scripts/peer_matrix.py                  # write docs/matrix.md
-    python3 scripts/peer_matrix.py --check          # exit 1 (with a diff) if it is not current
+    python3 scripts/peer_matrix.py                  # write docs/matrix.md and the READMEs' tables
+    python3 scripts/peer_matrix.py --check          # exit 1 (with a diff) if one is not current
     python3 scripts/peer_matrix.py --reports DIR    # reports elsewhere (default: reports)
     python3 scripts/peer_matrix.py --html PAGE      # also the page as HTML, every failure in it
 
@@ -18,12 +19,18 @@ so is an engine parser that maps to a toolfix dialect with no run in adapters/pe
 a run of a parser its engine no longer registers or loads. Nothing on it depends on when or
 how fast the runs went, so `--check` holds until a result changes.
 
+Each adapter's README (adapters/ADAPTER/README.md) holds its runs' counts as a table the
+script writes between marker lines (scripts/adapter_tables.py), the same counts as the
+page's Runs table, with each run's failures by rule and its known-failures file; no
+README states a count by hand. A README of an adapter with a run but without the markers
+is an error.
+
 `--html` writes the same page as HTML (scripts/matrix_html.py), with every failing case of
 every run opening to the command that replays it; `scripts/check_page.py` checks that in
 headless Chromium (.ci/peers runs both).
 
-Exit status: 0 written or current, 1 not current (--check), 2 a report or finding is
-missing or wrong.
+Exit status: 0 written or current, 1 one not current (--check), 2 a report, finding or
+README's markers are missing or wrong.
 """
 
 import argparse
@@ -34,6 +41,7 @@ import tomllib
 from collections import Counter, defaultdict
 from pathlib import Path
 
+import adapter_tables
 import matrix_html
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -415,6 +423,30 @@ def checked_findings(reports):
     return findings
 
 
+def rule_order(rule):
+    """Where a rule sorts: in the order of docs/guarantees.md, a case without one last."""
+    return RULES.index(rule) if rule in RULES else len(RULES)
+
+
+def readmes(reports):
+    """{README path: its text with the results table the reports give}, for each adapter
+    with a run, in the order of adapters/peers.txt."""
+    cases_of = {name: cases for name, _, cases, _ in reports}
+    by_adapter = defaultdict(list)
+    for name, adapter, parser in runs():
+        by_adapter[adapter].append((parser, cases_of[name]))
+    out = {}
+    for adapter, runs_of in by_adapter.items():
+        path = ADAPTERS / adapter / "README.md"
+        table = adapter_tables.table(path.parent, runs_of, where, safety, rule_order)
+        text = adapter_tables.with_table(path.read_text(encoding="utf-8"), table)
+        if text is None:
+            raise Problem(f"{path}: no results block ({adapter_tables.BEGIN} … "
+                          f"{adapter_tables.END}): add one where the counts belong")
+        out[path] = text
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reports", default=str(ROOT / "reports"), help="where the peer-NAME.jsonl reports are")
@@ -428,25 +460,28 @@ def main():
             header, cases, _ = load(Path(args.reports) / f"peer-{name}.jsonl")
             reports.append((name, header, cases, parser_name))
         page = render(reports, checked_findings(reports), inventories(args.reports, runs()))
+        wanted = {Path(args.out): page, **readmes(reports)}
         if args.html:
-            html_page = matrix_html.page(page, reports, where, safety,
-                                         lambda rule: RULES.index(rule) if rule in RULES else len(RULES))
+            html_page = matrix_html.page(page, reports, where, safety, rule_order)
             Path(args.html).write_text(html_page, encoding="utf-8")
     except Problem as problem:
         print(f"peer_matrix: {problem}", file=sys.stderr)
         return 2
-    out = Path(args.out)
-    if args.check:
-        have = out.read_text(encoding="utf-8") if out.exists() else ""
-        if have != page:
-            sys.stdout.writelines(difflib.unified_diff(
-                have.splitlines(keepends=True), page.splitlines(keepends=True),
-                str(out), "what the reports give"))
-            print(f"peer_matrix: {out} is not current: run python3 scripts/peer_matrix.py", file=sys.stderr)
-            return 1
-        return 0
-    out.write_text(page, encoding="utf-8")
-    return 0
+    stale = []
+    for path, text in wanted.items():
+        have = path.read_text(encoding="utf-8") if path.exists() else ""
+        if have == text:
+            continue
+        if not args.check:
+            path.write_text(text, encoding="utf-8")
+            continue
+        sys.stdout.writelines(difflib.unified_diff(
+            have.splitlines(keepends=True), text.splitlines(keepends=True),
+            str(path), "what the reports give"))
+        stale.append(path)
+    for path in stale:
+        print(f"peer_matrix: {path} is not current: run python3 scripts/peer_matrix.py", file=sys.stderr)
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":
