@@ -10,13 +10,14 @@
 
 use std::ops::Range;
 
-use memchr::{memchr_iter, memmem};
+use memchr::memchr_iter;
 
 use super::super::SalvageError;
 use super::super::payload::Payloads;
 use super::super::span::Candidates;
 use super::super::text::skip_space;
 use super::Dialect;
+use super::pair::PairStarts;
 
 /// What an opening tag matcher returns: the tag's end and, for `<function=NAME>`, the
 /// name's range.
@@ -57,7 +58,7 @@ pub fn find_all(payloads: &Payloads<'_>, syntax: &TagSyntax) -> Vec<TagMatch> {
     let mut matches = Vec::new();
     let mut closers: Option<Vec<(usize, usize)>> = None;
     let mut resume = 0;
-    for start in pair_starts(text, syntax.open_first, syntax.open_second) {
+    for start in PairStarts::new(text, syntax.open_first, syntax.open_second) {
         if start < resume {
             continue;
         }
@@ -108,24 +109,6 @@ pub fn scan_named_payloads(
     Ok(())
 }
 
-/// The offsets of `first` followed by the letter `second` (lower case) in either case, in
-/// order. Two searches for the pair, not a stop at every `first`: a flood of another
-/// dialect's tags (`<|tool_call_begin|>`, Mistral's `[ARGS]`) puts one every few bytes,
-/// and stopping at each cost more than the pair searches.
-fn pair_starts(text: &[u8], first: u8, second: u8) -> impl Iterator<Item = usize> + '_ {
-    let find = |second: u8| {
-        memmem::find_iter(text, &[first, second])
-            .into_owned()
-            .peekable()
-    };
-    let (mut lower, mut upper) = (find(second), find(second.to_ascii_uppercase()));
-    std::iter::from_fn(move || match (lower.peek(), upper.peek()) {
-        (Some(l), Some(u)) if u < l => upper.next(),
-        (Some(_), _) => lower.next(),
-        (None, _) => upper.next(),
-    })
-}
-
 /// Every `}` followed by `\s*` and a closing tag: `(offset of the brace, end of the tag)`.
 fn find_closers(text: &[u8], syntax: &TagSyntax) -> Vec<(usize, usize)> {
     memchr_iter(b'}', text)
@@ -133,28 +116,4 @@ fn find_closers(text: &[u8], syntax: &TagSyntax) -> Vec<(usize, usize)> {
             (syntax.close)(text, skip_space(text, brace + 1)).map(|end| (brace, end))
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-
-    use super::*;
-
-    proptest! {
-        /// The pair searches stop where a stop at every `first`, filtered by the byte after
-        /// it as `re.I` folds it, would: in order, each once, the two cases interleaved.
-        #[test]
-        fn pairs_are_found_where_the_first_byte_and_the_folded_next_are(
-            text in "[<\\[tTfF|x ]{0,64}",
-        ) {
-            let text = text.as_bytes();
-            for (first, second) in [(b'<', b't'), (b'<', b'f'), (b'[', b't')] {
-                let filtered: Vec<usize> = memchr_iter(first, text)
-                    .filter(|&i| text.get(i + 1).is_some_and(|&b| b | 0x20 == second))
-                    .collect();
-                prop_assert_eq!(pair_starts(text, first, second).collect::<Vec<_>>(), filtered);
-            }
-        }
-    }
 }

@@ -26,6 +26,7 @@ mod invoke;
 mod kimi;
 mod minimax;
 mod mistral;
+mod pair;
 mod phi4;
 mod python_tag;
 pub mod pythonic;

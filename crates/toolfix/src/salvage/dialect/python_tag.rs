@@ -12,24 +12,20 @@
 
 use std::ops::Range;
 
-use memchr::memchr_iter;
-
 use super::super::SalvageError;
 use super::super::payload::{ObjectAt, Payload, Payloads};
 use super::super::span::Candidates;
 use super::super::text::{match_folded, skip_space};
 use super::Dialect;
+use super::pair::PairStarts;
 use super::tokens::python_tag;
 
 /// Adds a candidate for every `<|python_tag|>`.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) -> Result<(), SalvageError> {
     let text = payloads.text();
-    for start in memchr_iter(b'<', text) {
-        // The `|` after the `<` is matched exactly: checking it first passes over the
-        // other tags cheaply.
-        if text.get(start + 1) != Some(&b'|') {
-            continue;
-        }
+    // The `|` after the `<` is matched exactly: searching for the pair passes over the
+    // other tags cheaply.
+    for start in PairStarts::new(text, b'<', b'|') {
         let Some(tag_end) = match_folded(text, start, python_tag::TAG.as_bytes()) else {
             continue;
         };
