@@ -16,7 +16,7 @@ use dynamo_parsers::tool_calling::tools::try_tool_call_parse_aggregate_finalize;
 use openai_protocol::common::Tool as SmgTool;
 use serde_json::json;
 use tool_parser::{ParserFactory, ToolParser as SmgParser};
-use toolfix::salvage::{Allowlist, Request, salvage};
+use toolfix::salvage::{Allowlist, Request, salvage_under};
 use toolfix::{Adapter, Profile};
 
 /// One parser, ready for the tools of one input.
@@ -52,10 +52,8 @@ fn toolfix(tools: &'static [&'static str], profile: Profile, name: &'static str)
         name,
         ours: true,
         run: Box::new(move |text| {
-            let request = Request::new(text, &allowlist)
-                .adapter(Adapter::Ollama)
-                .profile(profile);
-            salvage(&request).map_or(0, |calls| calls.len())
+            let request = Request::new(text, &allowlist).adapter(Adapter::Ollama);
+            salvage_under(&request, profile).map_or(0, |calls| calls.len())
         }),
     }
 }

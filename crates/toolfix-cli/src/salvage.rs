@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use toolfix::py::Value;
-use toolfix::salvage::{Allowlist, Call, Request, salvage};
+use toolfix::salvage::{Allowlist, Call, Request, salvage_under};
 use toolfix::{Adapter, Profile};
 use toolfix_harness::protocol::wire::encode_line;
 
@@ -27,10 +27,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<Exit, String> {
     let content = read_input(args.file.as_ref())?;
     let tools = Allowlist::new(args.tools.iter().map(String::as_str));
-    let request = Request::new(content.as_str(), &tools)
-        .adapter(args.adapter)
-        .profile(args.profile);
-    match salvage(&request) {
+    let request = Request::new(content.as_str(), &tools).adapter(args.adapter);
+    match salvage_under(&request, args.profile) {
         Ok(calls) if calls.is_empty() => println!("no calls"),
         Ok(calls) => calls
             .iter()

@@ -4,7 +4,7 @@
 //! reply cut at any points.
 
 use toolfix::py::PyStr;
-use toolfix::salvage::{Allowlist, Call, Content, Event, Request, Stream, salvage};
+use toolfix::salvage::{Allowlist, Call, Content, Event, Request, Stream, salvage_under};
 use toolfix::{Adapter, Profile};
 
 use super::invariants::Violation;
@@ -19,8 +19,7 @@ pub fn agrees_with_batch(
     profile: Profile,
 ) -> Result<(), Violation> {
     let bytes = text.as_bytes();
-    let request = Request::new(text, tools).adapter(adapter).profile(profile);
-    let batch = salvage(&request);
+    let batch = salvage_under(&Request::new(text, tools).adapter(adapter), profile);
     let (shown, calls, finished) = streamed(bytes, cuts, tools, adapter, profile);
     let context = || format!("under {profile} through {adapter:?}, cut at {cuts:?}");
     match (batch, finished) {

@@ -26,11 +26,11 @@ fn repository() -> PathBuf {
 /// The calls of two salvages of `request`, when they differ.
 fn differ_by(
     request: &Request<'_>,
-    one: fn(&Request<'_>) -> Result<Vec<Call>, SalvageError>,
-    other: fn(&Request<'_>) -> Result<Vec<Call>, SalvageError>,
+    one: fn(&Request<'_>) -> Vec<Call>,
+    other: fn(&Request<'_>) -> Vec<Call>,
 ) -> Option<(String, String)> {
-    let show = |result: Result<Vec<Call>, SalvageError>| match result {
-        Ok(calls) => calls
+    let show = |calls: Vec<Call>| {
+        calls
             .iter()
             .map(|c| {
                 format!(
@@ -42,8 +42,7 @@ fn differ_by(
                 )
             })
             .collect::<Vec<_>>()
-            .join("\n    "),
-        Err(error) => format!("error {error}"),
+            .join("\n    ")
     };
     let (one, other) = (show(one(request)), show(other(request)));
     (one != other).then_some((one, other))
@@ -192,7 +191,7 @@ fn stream_differs(
             .map(|c| format!("{:?}{:?} {}", c.name(), c.span(), c.arguments_text()))
             .collect::<Vec<_>>()
     };
-    let batch = show(&mut salvage(request).ok()?.iter());
+    let batch = show(&mut salvage(request).iter());
     for cuts in chunkings(text, seed) {
         let calls = match streamed(text, &cuts, tools) {
             Ok(calls) => calls,

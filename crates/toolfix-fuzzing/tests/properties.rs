@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use toolfix::py::is_space;
 use toolfix::py::json::{self, DecodeError, DecodeLimits};
 use toolfix::py::{PyStr, Value};
-use toolfix::salvage::{Allowlist, Call, Content, Dialect, Request, salvage};
+use toolfix::salvage::{Allowlist, Call, Content, Dialect, Request, salvage_under};
 use toolfix::{Adapter, Profile};
 use toolfix_fuzzing::choice::Mode;
 use toolfix_fuzzing::invariants;
@@ -34,10 +34,7 @@ fn replies(mode: Mode) -> impl Strategy<Value = (Allowlist, Rendered)> {
 
 /// Salvages `text` through the `ollama` adapter.
 fn run(text: &str, tools: &Allowlist, profile: Profile) -> Option<Vec<Call>> {
-    let request = Request::new(text, tools)
-        .adapter(Adapter::Ollama)
-        .profile(profile);
-    salvage(&request).ok()
+    salvage_under(&Request::new(text, tools).adapter(Adapter::Ollama), profile).ok()
 }
 
 /// The calls under each profile (`None` for an error outcome).
@@ -177,8 +174,8 @@ proptest! {
         for content in [Content::from(text.as_str()), Content::from(&py)] {
             for profile in toolfix_fuzzing::PROFILES {
                 for adapter in Adapter::ALL {
-                    let request = Request::new(content, &tools).adapter(adapter).profile(profile);
-                    let outcome = salvage(&request);
+                    let request = Request::new(content, &tools).adapter(adapter);
+                    let outcome = salvage_under(&request, profile);
                     prop_assert!(outcome.is_ok() || profile == Profile::PraisonAi);
                     if !adapter.policy().salvages_text {
                         prop_assert_eq!(outcome, Ok(Vec::new()));

@@ -17,7 +17,7 @@ use std::ffi::OsString;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use toolfix::salvage::{Allowlist, Request, salvage};
+use toolfix::salvage::{Allowlist, Request, salvage_under};
 use toolfix::{Adapter, Profile, PyException, Value, format_result};
 
 use convert::{exact, lenient, py_str, to_py, to_py_str};
@@ -55,10 +55,10 @@ fn recover_tool_calls_from_text<'py>(
         _ => return Err(PyTypeError::new_err("tools must be a list")),
     };
     let allowlist = Allowlist::from_tool_entries(&entries, profile).map_err(raise)?;
-    let request = Request::new(&text, &allowlist)
-        .adapter(adapter)
-        .profile(profile);
-    let calls = py.detach(|| salvage(&request)).map_err(raise)?;
+    let request = Request::new(&text, &allowlist).adapter(adapter);
+    let calls = py
+        .detach(|| salvage_under(&request, profile))
+        .map_err(raise)?;
     if calls.is_empty() {
         return Ok(py.None().into_bound(py));
     }

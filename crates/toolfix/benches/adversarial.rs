@@ -13,7 +13,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use toolfix::Profile;
-use toolfix::salvage::salvage;
+use toolfix::salvage::{salvage, salvage_under};
 
 // Each bench uses its part of the shared inputs.
 #[allow(dead_code)]
@@ -34,10 +34,10 @@ fn families(c: &mut Criterion) {
             }
             for (profile, name) in profiles {
                 reply.check(&tools, profile);
-                let request = reply.request(&tools, profile);
+                let request = reply.request(&tools);
                 group.throughput(Throughput::Bytes(reply.len() as u64));
                 group.bench_function(BenchmarkId::new(name, &reply.param), |b| {
-                    b.iter(|| salvage(black_box(&request)))
+                    b.iter(|| salvage_under(black_box(&request), profile))
                 });
             }
         }
@@ -54,7 +54,7 @@ fn dialect_families(c: &mut Criterion) {
             let reply = inputs::adversarial_reply(family, bytes);
             let tools = reply.allowlist();
             reply.check(&tools, Profile::Strict);
-            let request = reply.request(&tools, Profile::Strict);
+            let request = reply.request(&tools);
             group.throughput(Throughput::Bytes(reply.len() as u64));
             group.bench_function(BenchmarkId::new("toolfix-strict", &reply.param), |b| {
                 b.iter(|| salvage(black_box(&request)))

@@ -14,7 +14,7 @@ use std::hint::black_box;
 
 use memchr::memmem::Finder;
 use toolfix::Profile;
-use toolfix::salvage::salvage;
+use toolfix::salvage::salvage_under;
 
 // Each bench uses its part of the shared inputs.
 #[allow(dead_code)]
@@ -27,12 +27,13 @@ const RUNS: usize = 1000;
 #[inline(never)]
 fn measured(kind: &str, reply: &inputs::Reply, runs: usize) -> usize {
     let tools = reply.allowlist();
-    let request = reply.request(&tools, Profile::PraisonAi);
+    let request = reply.request(&tools);
     let finder = Finder::new(b"<tool_call>");
     let text = reply.text.as_bytes();
     (0..runs)
         .map(|_| match kind {
-            "salvage" => salvage(black_box(&request)).map_or(1, |calls| calls.len()),
+            "salvage" => salvage_under(black_box(&request), Profile::PraisonAi)
+                .map_or(1, |calls| calls.len()),
             "memmem" => usize::from(finder.find(black_box(text)).is_some()),
             _ => panic!("unknown kind {kind:?}: salvage or memmem"),
         })

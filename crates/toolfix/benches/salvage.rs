@@ -11,7 +11,7 @@ use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterio
 use criterion::{BenchmarkId, measurement::WallTime};
 use memchr::memmem;
 use toolfix::Profile;
-use toolfix::salvage::salvage;
+use toolfix::salvage::salvage_under;
 
 // Each bench uses its part of the shared inputs.
 #[allow(dead_code)]
@@ -24,11 +24,11 @@ use inputs::Reply;
 fn bench_salvage(group: &mut BenchmarkGroup<'_, WallTime>, reply: &Reply, profile: Profile) {
     let tools = reply.allowlist();
     reply.check(&tools, profile);
-    let request = reply.request(&tools, profile);
+    let request = reply.request(&tools);
     let name = format!("toolfix-{profile}");
     group.throughput(Throughput::Bytes(reply.len() as u64));
     group.bench_function(BenchmarkId::new(name, &reply.param), |b| {
-        b.iter(|| salvage(black_box(&request)))
+        b.iter(|| salvage_under(black_box(&request), profile))
     });
 }
 

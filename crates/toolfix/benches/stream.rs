@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use toolfix::salvage::{Allowlist, salvage};
+use toolfix::salvage::{Allowlist, Request, salvage_under};
 use toolfix::{Adapter, Profile};
 
 #[allow(dead_code)]
@@ -25,12 +25,10 @@ fn streaming(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.sample_size(10);
         for profile in [Profile::PraisonAi, Profile::Strict] {
-            let request = toolfix::salvage::Request::new(text.as_str(), &tools)
-                .adapter(Adapter::Ollama)
-                .profile(profile);
-            let batch = salvage(&request).expect("no error").len();
+            let request = Request::new(text.as_str(), &tools).adapter(Adapter::Ollama);
+            let batch = salvage_under(&request, profile).expect("no error").len();
             group.bench_function(BenchmarkId::new(format!("batch-{profile}"), "1 MiB"), |b| {
-                b.iter(|| salvage(black_box(&request)))
+                b.iter(|| salvage_under(black_box(&request), profile))
             });
             for size in CHUNKS {
                 let pieces = chunks(&text, size);

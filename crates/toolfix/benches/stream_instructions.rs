@@ -15,7 +15,7 @@
 
 use std::hint::black_box;
 
-use toolfix::salvage::{Allowlist, Request, salvage};
+use toolfix::salvage::{Allowlist, Request, salvage_under};
 use toolfix::{Adapter, Profile};
 
 #[allow(dead_code)]
@@ -31,10 +31,8 @@ use streaming::{CHUNKS, chunks, inputs, stream};
 fn measured(text: &str, tools: &Allowlist, profile: Profile, chunk: usize) -> usize {
     match chunk {
         0 => {
-            let request = Request::new(text, tools)
-                .adapter(Adapter::Ollama)
-                .profile(profile);
-            salvage(black_box(&request)).map_or(usize::MAX, |calls| calls.len())
+            let request = Request::new(text, tools).adapter(Adapter::Ollama);
+            salvage_under(black_box(&request), profile).map_or(usize::MAX, |calls| calls.len())
         }
         size => stream(black_box(&chunks(text, size)), tools, profile),
     }

@@ -15,8 +15,10 @@
 //! Each runs under a [`Profile`]: `strict` (the default) keeps the documented guarantees
 //! on every path; `praisonai` is byte-faithful to praisonaiagents 1.7.17, the package
 //! that documents this behaviour as "Tool Call Self-Repair", including where it departs
-//! from its own documentation. The [`Adapter`] says which provider a reply came through;
-//! only local ones (`ollama`, `local`) salvage text.
+//! from its own documentation. [`salvage()`] is `strict`'s, so it has no error to
+//! return; [`salvage_under`](salvage::salvage_under) takes the profile as a value and can
+//! fail, under `praisonai` only, where the real package raises. The [`Adapter`] says
+//! which provider a reply came through; only local ones (`ollama`, `local`) salvage text.
 //!
 //! Values are Python's, exactly ([`py`]): arguments decode and encode the way CPython's
 //! `json` does (big integers kept, lone surrogates kept, `NaN` accepted), and error texts
@@ -30,11 +32,10 @@
 //! let reply = "I'll check.\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>\n\
 //!              Example only:\n```\n<tool_call>{\"name\": \"delete_user\", \"arguments\": {\"id\": 7}}</tool_call>\n```";
 //! let tools = Allowlist::new(["get_weather", "delete_user"]);
-//! let calls = salvage(&Request::new(reply, &tools))?;
+//! let calls = salvage(&Request::new(reply, &tools));
 //! assert_eq!(calls.len(), 1, "the fenced example never runs");
 //! assert_eq!(calls[0].name_str(), Some("get_weather"));
 //! assert_eq!(calls[0].arguments_text().as_str(), Some(r#"{"city": "Paris"}"#));
-//! # Ok::<(), toolfix::SalvageError>(())
 //! ```
 //!
 //! # Dispatch

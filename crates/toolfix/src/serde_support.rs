@@ -75,7 +75,7 @@ impl Value {
     ///
     /// let tools = Allowlist::new(["get_weather"]);
     /// let reply = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}</tool_call>"#;
-    /// let calls = salvage(&Request::new(reply, &tools)).unwrap();
+    /// let calls = salvage(&Request::new(reply, &tools));
     /// let args = calls[0].arguments_value().to_json().unwrap();
     /// assert_eq!(args, serde_json::json!({"city": "Paris", "days": 3}));
     ///

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Deserializer};
 use toolfix::py::Value;
 use toolfix::py::repr;
-use toolfix::salvage::{Allowlist, Call, Request, SalvageError, salvage};
+use toolfix::salvage::{Allowlist, Call, Request, SalvageError, salvage_under};
 use toolfix::{Adapter, Profile};
 
 /// The corpus root (the repository's `corpus/`), relative to this crate.
@@ -135,10 +135,8 @@ fn render(item: &Item) -> String {
     };
     let allowlist = Allowlist::new(item.tools.iter().map(String::as_str));
     let outcome = |profile| {
-        let request = Request::new(item.content.as_str(), &allowlist)
-            .adapter(item.adapter)
-            .profile(profile);
-        render_outcome(&salvage(&request))
+        let request = Request::new(item.content.as_str(), &allowlist).adapter(item.adapter);
+        render_outcome(&salvage_under(&request, profile))
     };
     let praisonai = outcome(Profile::PraisonAi);
     let strict = outcome(Profile::Strict);

@@ -8,7 +8,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use toolfix::salvage::{Allowlist, Event, Request, Stream, salvage};
+use toolfix::salvage::{Allowlist, Event, Request, Stream, salvage_under};
 use toolfix::{Adapter, Profile};
 
 thread_local! {
@@ -114,10 +114,8 @@ fn salvaging_a_clean_reply_allocates_nothing() {
     for reply in clean_replies() {
         for profile in Profile::ALL {
             for adapter in [Adapter::Ollama, Adapter::Local] {
-                let request = Request::new(reply.as_str(), &tools)
-                    .adapter(adapter)
-                    .profile(profile);
-                let (calls, count) = allocations(|| salvage(&request));
+                let request = Request::new(reply.as_str(), &tools).adapter(adapter);
+                let (calls, count) = allocations(|| salvage_under(&request, profile));
                 assert_eq!(calls, Ok(Vec::new()));
                 assert_eq!(
                     count,

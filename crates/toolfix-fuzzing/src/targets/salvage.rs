@@ -9,7 +9,7 @@
 use super::salvage_input::offered;
 use crate::invariants::check_all;
 use crate::text::py_str_from_bytes;
-use toolfix::salvage::{Allowlist, Call, Content, Request, salvage as run_salvage};
+use toolfix::salvage::{Allowlist, Call, Content, Request, salvage_under};
 use toolfix::{Adapter, Profile};
 
 /// The adapters that never salvage: each must return nothing, which costs a branch.
@@ -94,12 +94,12 @@ pub(super) fn check(
     profile: Profile,
     adapter: Adapter,
 ) -> Option<Vec<Call>> {
-    let request = Request::new(content, tools).profile(profile);
+    let request = Request::new(content, tools);
     for hosted in HOSTED {
-        let calls = run_salvage(&request.adapter(hosted));
+        let calls = salvage_under(&request.adapter(hosted), profile);
         assert_eq!(calls, Ok(Vec::new()), "hosted adapters never salvage");
     }
-    match run_salvage(&request.adapter(adapter)) {
+    match salvage_under(&request.adapter(adapter), profile) {
         Ok(calls) => {
             if let Err(violation) = check_all(content, tools, profile, &calls) {
                 panic!(

@@ -11,7 +11,7 @@ use crate::budget::Budget;
 use crate::choice::Mode;
 use crate::invariants::{check_all, recovers_intended, strict_within_praisonai};
 use crate::text::py_str_from_bytes;
-use toolfix::salvage::{Allowlist, Call, Content, Request, salvage as run_salvage};
+use toolfix::salvage::{Allowlist, Call, Content, Request, salvage_under};
 use toolfix::{Adapter, Profile};
 
 /// One input, three ways: the bytes as lossy UTF-8, the bytes as a Python `str` (lone
@@ -58,7 +58,7 @@ fn check_content(
 ) -> [Option<Vec<Call>>; 2] {
     let bytes = content.as_bytes();
     let outcomes = crate::PROFILES.map(|profile| {
-        let request = Request::new(content, tools).profile(profile);
+        let request = Request::new(content, tools);
         let outcome = Adapter::ALL
             .map(|adapter| timed(&request.adapter(adapter), profile, budget, bytes.len()));
         let [ollama, local, hosted @ ..] = outcome;
@@ -98,6 +98,6 @@ fn timed(
     len: usize,
 ) -> Result<Vec<Call>, toolfix::salvage::SalvageError> {
     budget
-        .run(len, || run_salvage(request))
+        .run(len, || salvage_under(request, profile))
         .unwrap_or_else(|overrun| panic!("salvage under {profile}: {overrun}"))
 }

@@ -11,7 +11,7 @@
 
 use toolfix::dispatch::{Dispatch, Outcome, Registry, Tool, execute};
 use toolfix::py::{Dict, PyStr, Value};
-use toolfix::salvage::{Allowlist, Request, salvage};
+use toolfix::salvage::{Allowlist, Request, salvage_under};
 use toolfix::{Adapter, Profile};
 use toolfix::{Param, ParamKind};
 
@@ -62,10 +62,8 @@ impl Reply {
     }
 
     /// The salvage request the benches time.
-    pub fn request<'a>(&'a self, tools: &'a Allowlist, profile: Profile) -> Request<'a> {
-        Request::new(self.text.as_str(), tools)
-            .adapter(Adapter::Ollama)
-            .profile(profile)
+    pub fn request<'a>(&'a self, tools: &'a Allowlist) -> Request<'a> {
+        Request::new(self.text.as_str(), tools).adapter(Adapter::Ollama)
     }
 
     pub fn allowlist(&self) -> Allowlist {
@@ -74,7 +72,7 @@ impl Reply {
 
     /// Panics unless salvage gives exactly the expected number of calls under `profile`.
     pub fn check(&self, tools: &Allowlist, profile: Profile) {
-        let calls = salvage(&self.request(tools, profile))
+        let calls = salvage_under(&self.request(tools), profile)
             .unwrap_or_else(|e| panic!("{}: salvage failed: {e:?}", self.key()));
         assert_eq!(calls.len(), self.calls, "{} under {profile:?}", self.key());
     }

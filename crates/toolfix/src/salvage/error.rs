@@ -6,22 +6,23 @@ use crate::py::PyException;
 use crate::py::json::DecodeError;
 
 /// An exception the real package lets escape from salvage, reproduced as an error
-/// outcome under `praisonai` only (`strict` never fails): `ValueError` for an integer of
-/// more than 4300 digits, `RecursionError` for deep nesting, `AttributeError` or
-/// `TypeError` for a malformed tool list.
+/// outcome under `praisonai` only: `ValueError` for an integer of more than 4300 digits,
+/// `RecursionError` for deep nesting, `AttributeError` or `TypeError` for a malformed
+/// tool list. `strict` never fails, so [`salvage`](super::salvage()) has no error;
+/// [`salvage_under`](super::salvage_under) does.
 ///
 /// A type of its own rather than the [`PyException`] it carries, so a signature says
 /// which step failed; [`SalvageError::exception`] gives the exception to match on or to
 /// raise in Python.
 ///
 /// ```
-/// use toolfix::salvage::{salvage, Allowlist, Request};
+/// use toolfix::salvage::{salvage_under, Allowlist, Request};
 /// use toolfix::{Profile, PyException};
 ///
 /// let big = "7".repeat(5000);
 /// let reply = format!(r#"<tool_call>{{"name": "f", "arguments": {{"n": {big}}}}}</tool_call>"#);
 /// let tools = Allowlist::new(["f"]);
-/// let error = salvage(&Request::new(reply.as_str(), &tools).profile(Profile::PraisonAi))
+/// let error = salvage_under(&Request::new(reply.as_str(), &tools), Profile::PraisonAi)
 ///     .unwrap_err();
 /// assert!(matches!(error.exception(), PyException::ValueError { .. }));
 /// assert!(error.to_string().starts_with("ValueError: Exceeds the limit (4300 digits)"));

@@ -24,16 +24,20 @@
 //! Every step is linear in the length of the reply, including on the inputs where CPython
 //! is quadratic (unclosed tags, failing `python_tag`/ReAct decodes, long fences).
 //!
+//! [`salvage`] reads under `strict`, the default, and returns no `Result`: no reply makes
+//! `strict` fail. [`salvage_under`] takes the profile as a value chosen at run time (a
+//! configuration, a conformance run) and can fail, under `praisonai` only, with the
+//! exceptions the real package lets escape ([`SalvageError`]).
+//!
 //! ```
 //! use toolfix::salvage::{salvage, Allowlist, Request};
-//! use toolfix::{Adapter, Profile};
+//! use toolfix::Adapter;
 //!
 //! let reply = "I'll check both.\n\
 //!     <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>\n\
 //!     <function=get_weather>{\"city\": \"Berlin\"}</function>";
 //! let tools = Allowlist::new(["get_weather"]);
-//! let request = Request::new(reply, &tools).adapter(Adapter::Ollama).profile(Profile::PraisonAi);
-//! let calls = salvage(&request).unwrap();
+//! let calls = salvage(&Request::new(reply, &tools).adapter(Adapter::Ollama));
 //! assert_eq!(calls.len(), 2);
 //! assert_eq!(calls[0].name_str(), Some("get_weather"));
 //! assert_eq!(calls[0].arguments_text().as_str(), Some(r#"{"city": "Paris"}"#));
@@ -96,17 +100,22 @@ impl<'a> From<&'a PyStr> for Content<'a> {
     }
 }
 
-/// One salvage: the reply, the tools offered, the adapter and the profile.
+/// One salvage: the reply, the tools offered and the adapter.
+///
+/// It holds no profile: [`salvage`] reads it under `strict`, and [`salvage_under`] under
+/// the profile it is given, so that the type of the outcome says whether it can fail.
 #[derive(Clone, Copy, Debug)]
 pub struct Request<'a> {
     content: Content<'a>,
     tools: &'a Allowlist,
     adapter: Adapter,
+    /// The profile the steps read it under: `strict`, unless `salvage_under` or a stream
+    /// set another (`under`).
     profile: Profile,
 }
 
 impl<'a> Request<'a> {
-    /// A request through the `local` adapter under the `strict` profile.
+    /// A request through the `local` adapter.
     pub fn new(content: impl Into<Content<'a>>, tools: &'a Allowlist) -> Request<'a> {
         Request {
             content: content.into(),
@@ -121,8 +130,8 @@ impl<'a> Request<'a> {
         Request { adapter, ..self }
     }
 
-    /// The same request under another profile.
-    pub fn profile(self, profile: Profile) -> Request<'a> {
+    /// The same request under `profile`, for the steps to read.
+    pub(crate) fn under(self, profile: Profile) -> Request<'a> {
         Request { profile, ..self }
     }
 
@@ -219,10 +228,45 @@ fn whole_forms(content: &[u8], tools: &Allowlist, profile: Profile) -> Result<Wh
     }
 }
 
-/// Recovers the tool calls written as text in `request.content`, in text order. An empty
-/// list is the real package's `None`.
-pub fn salvage(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
-    salvage_with(request, Beginning::REPLY, pass::Memo::On)
+/// Recovers the tool calls written as text in `request`'s reply, in text order, under
+/// `strict`. An empty list is the real package's `None`.
+///
+/// It cannot fail: `strict` keeps the documented guarantees on every path, and salvage
+/// that can raise is [`salvage_under`] `praisonai`.
+pub fn salvage(request: &Request<'_>) -> Vec<Call> {
+    guaranteed(salvage_under(request, Profile::Strict))
+}
+
+/// [`salvage`] under `profile`, a value chosen at run time: under `praisonai` it fails
+/// where the real package raises ([`SalvageError`]); under `strict` and `portable` it
+/// never does.
+///
+/// ```
+/// use toolfix::salvage::{salvage_under, Allowlist, Request};
+/// use toolfix::Profile;
+///
+/// let reply = r#"{"name": "wire_transfer", "arguments": {"to": "x"}}"#;
+/// let tools = Allowlist::new(["get_weather"]);
+/// let request = Request::new(reply, &tools);
+/// // praisonai recovers a whole-content call to a tool that was not offered.
+/// let calls = salvage_under(&request, Profile::PraisonAi)?;
+/// assert_eq!(calls[0].name_str(), Some("wire_transfer"));
+/// assert_eq!(salvage_under(&request, Profile::Strict)?, []);
+/// # Ok::<(), toolfix::SalvageError>(())
+/// ```
+pub fn salvage_under(request: &Request<'_>, profile: Profile) -> Result<Vec<Call>, SalvageError> {
+    salvage_with(&request.under(profile), Beginning::REPLY, pass::Memo::On)
+}
+
+/// The outcome of salvage under `strict` or `portable`, which is never an error: the
+/// steps raise only where [`Profile::raises_interpreter_errors`] says so (a payload's
+/// decode, `Payloads::caught`; a call's arguments, `Args::check`), and the whole-content
+/// decode only past limits those profiles do not set (no integer-digit limit, and a
+/// payload too deep is reserved, `whole_json::recover`). The fuzz targets hold
+/// [`salvage_under`] `strict` to it. Were an error ever to come, nothing would be
+/// recovered: no call runs, and no reply makes salvage panic.
+fn guaranteed<T: Default>(outcome: Result<T, SalvageError>) -> T {
+    outcome.unwrap_or_default()
 }
 
 /// Salvage of `request`'s content, the whole reply or (under `praisonai`) the rest of a
@@ -302,6 +346,7 @@ fn calls_of(
 /// the definition the one-pass reading's memo (`pass::blocks`) is held to by
 /// `crates/toolfix-fuzzing/tests/one_pass.rs`. Quadratic; not for use.
 #[doc(hidden)]
-pub fn salvage_unmemoised(request: &Request<'_>) -> Result<Vec<Call>, SalvageError> {
-    salvage_with(request, Beginning::REPLY, pass::Memo::Off)
+pub fn salvage_unmemoised(request: &Request<'_>) -> Vec<Call> {
+    let request = request.under(Profile::Strict);
+    guaranteed(salvage_with(&request, Beginning::REPLY, pass::Memo::Off))
 }

@@ -10,7 +10,7 @@ use crate::py::json::{self, DecodeError};
 use crate::py::unicode::strip;
 use crate::py::{PyStr, Value, str_of};
 use crate::salvage::tokens::tool_call;
-use crate::salvage::{Allowlist, Request, salvage};
+use crate::salvage::{Allowlist, Request, salvage_under};
 use crate::{Adapter, Profile};
 
 /// Where a call came from, which decides how its arguments are read.
@@ -89,10 +89,9 @@ impl Finder<'_> {
 
     /// `adapter.recover_tool_calls_from_text(text, tools)`.
     fn salvaged(&self, text: &PyStr, allowlist: &Allowlist) -> Result<Vec<FoundCall>, Failure> {
-        let request = Request::new(text, allowlist)
-            .adapter(self.adapter)
-            .profile(self.profile);
-        let recovered = salvage(&request).map_err(|error| Failure::Escaped(error.into()))?;
+        let request = Request::new(text, allowlist).adapter(self.adapter);
+        let recovered = salvage_under(&request, self.profile)
+            .map_err(|error| Failure::Escaped(error.into()))?;
         Ok(recovered
             .into_iter()
             .enumerate()

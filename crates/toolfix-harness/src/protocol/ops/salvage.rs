@@ -5,7 +5,7 @@ use crate::protocol::wire::one_key;
 use toolfix::Adapter;
 use toolfix::Profile;
 use toolfix::py::{PyStr, Value};
-use toolfix::salvage::{Allowlist, Call, Request, SalvageError, salvage};
+use toolfix::salvage::{Allowlist, Call, Request, SalvageError, salvage_under};
 
 /// Reads the input, salvages, and shapes `{"calls": …}` or `{"error": …}`.
 pub fn run(input: &Value, profile: Profile) -> Result<Value, String> {
@@ -53,11 +53,7 @@ fn recover(
         return Ok(Vec::new());
     }
     let tools = Allowlist::from_tool_entries(entries, profile)?;
-    salvage(
-        &Request::new(content, &tools)
-            .adapter(adapter)
-            .profile(profile),
-    )
+    salvage_under(&Request::new(content, &tools).adapter(adapter), profile)
 }
 
 /// `{"name": V, "arguments": S}`.

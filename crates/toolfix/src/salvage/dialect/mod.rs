@@ -201,13 +201,9 @@ pub(super) fn opens_at(text: &[u8], at: usize) -> bool {
 #[cfg(test)]
 fn strict_calls(text: &str, tools: &[&str]) -> Vec<(String, String)> {
     use super::{Allowlist, Request, salvage};
-    use crate::{Adapter, Profile};
+    use crate::Adapter;
     let tools = Allowlist::new(tools.iter().copied());
-    let request = Request::new(text, &tools)
-        .adapter(Adapter::Local)
-        .profile(Profile::Strict);
-    salvage(&request)
-        .unwrap()
+    salvage(&Request::new(text, &tools).adapter(Adapter::Local))
         .iter()
         .map(|c| {
             (

@@ -154,7 +154,7 @@ impl Kept {
         if !request.profile.reads_native_formats() {
             let request = Request::new(Content(&self.text), request.tools)
                 .adapter(request.adapter)
-                .profile(request.profile);
+                .under(request.profile);
             return super::super::salvage_with(&request, self.beginning, Memo::On);
         }
         if !request.salvages() {

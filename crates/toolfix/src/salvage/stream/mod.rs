@@ -135,7 +135,7 @@ impl<'t> Stream<'t> {
                 false => {
                     let request = Request::new(Content(&[]), &self.tools)
                         .adapter(self.adapter)
-                        .profile(self.profile);
+                        .under(self.profile);
                     kept.push(chunk, &request, on);
                 }
             }
@@ -153,7 +153,7 @@ impl<'t> Stream<'t> {
     fn request(&self) -> Request<'_> {
         Request::new(Content(&[]), &self.tools)
             .adapter(self.adapter)
-            .profile(self.profile)
+            .under(self.profile)
     }
 
     /// Ends the reply: `on` receives the rest of the text and every call not yet given.
@@ -341,7 +341,7 @@ fn window_end(chunk: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::salvage::salvage;
+    use crate::salvage::{salvage, salvage_under};
 
     /// Found by the `stream` fuzz target: a held word (`act`) and a chunk whose `WINDOW`th
     /// byte is inside a code point right after a letter that may begin a word marker
@@ -371,7 +371,7 @@ mod tests {
     fn a_fenced_think_close_ends_no_leading_reasoning_in_the_stream_either() {
         let reply = "\u{c}<|channel>thought\nx<channel|>\u{a0}[get_weather(city=\"Oslo\")]\\```json\n</think> z";
         let tools = Allowlist::new(["get_weather"]);
-        assert_eq!(salvage(&Request::new(reply, &tools)).unwrap().len(), 1);
+        assert_eq!(salvage(&Request::new(reply, &tools)).len(), 1);
         every_cut(reply, false);
     }
 
@@ -392,7 +392,7 @@ mod tests {
             "x".repeat(130),
         );
         let tools = Allowlist::new(["get_weather"]);
-        assert_eq!(salvage(&Request::new(reply.as_str(), &tools)).unwrap(), []);
+        assert_eq!(salvage(&Request::new(reply.as_str(), &tools)), []);
         every_cut(&reply, false);
     }
 
@@ -666,10 +666,8 @@ mod tests {
     /// and the reply without their spans.
     fn compare(reply: &str, cuts: &[usize], profile: Profile) {
         let tools = Allowlist::new(["get_weather", "a", "search", "lookup2"]);
-        let request = Request::new(reply, &tools)
-            .adapter(Adapter::Ollama)
-            .profile(profile);
-        let batch = salvage(&request);
+        let request = Request::new(reply, &tools).adapter(Adapter::Ollama);
+        let batch = salvage_under(&request, profile);
         let mut stream = Stream::new(&tools, Adapter::Ollama, profile);
         let (mut text, mut calls) = (Vec::new(), Vec::new());
         let mut on = |event: Event<'_>| match event {
