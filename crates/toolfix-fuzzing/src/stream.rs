@@ -4,7 +4,7 @@
 //! reply cut at any points.
 
 use toolfix::py::PyStr;
-use toolfix::salvage::{Allowlist, Call, Content, Event, Request, Stream, salvage_under};
+use toolfix::salvage::{Allowlist, Call, Content, Event, Request, StreamUnder, salvage_under};
 use toolfix::{Adapter, Profile};
 
 use super::invariants::Violation;
@@ -64,7 +64,7 @@ fn streamed(
     adapter: Adapter,
     profile: Profile,
 ) -> (Vec<u8>, Vec<Call>, Result<(), toolfix::SalvageError>) {
-    let mut stream = Stream::new(tools, adapter, profile);
+    let mut stream = StreamUnder::new(tools, adapter, profile);
     let (mut shown, mut calls) = (Vec::new(), Vec::new());
     let mut on = |event: Event<'_>| match event {
         Event::Text(t) => shown.extend_from_slice(t.as_bytes()),

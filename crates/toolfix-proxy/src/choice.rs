@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value as Json, json};
 use toolfix::Adapter;
-use toolfix::salvage::{Call, Event, Stream};
+use toolfix::salvage::{Call, Event, StreamUnder};
 
 use crate::offer::Offer;
 
@@ -19,7 +19,7 @@ pub(crate) struct Settled {
 
 /// The repair of one choice.
 pub(crate) struct Choice {
-    stream: Option<Stream<'static>>,
+    stream: Option<StreamUnder<'static>>,
     /// The id prefix of the calls recovered here: the reply's id and the choice's index.
     id_prefix: String,
     /// `tool_calls` indexes given to the client so far.
@@ -39,7 +39,7 @@ pub(crate) struct Choice {
 impl Choice {
     /// A choice of the reply `reply_id` to a request with `offer`.
     pub fn new(offer: &Offer, reply_id: &str, index: u64) -> Choice {
-        let stream = Stream::owning(offer.tools.clone(), Adapter::Local, offer.profile);
+        let stream = StreamUnder::owning(offer.tools.clone(), Adapter::Local, offer.profile);
         let reply: String = reply_id
             .chars()
             .filter(char::is_ascii_alphanumeric)

@@ -4,7 +4,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
-use toolfix::salvage::{Allowlist, Call, Event, Stream};
+use toolfix::salvage::{Allowlist, Call, Event, StreamUnder};
 use toolfix::{PyStr, Value};
 
 use super::convert::{lenient, py_str, to_py, to_py_str};
@@ -17,7 +17,7 @@ use super::{parse_adapter, parse_profile, raise};
 /// `recover_tool_calls_from_text` on the whole reply, however it is cut.
 #[pyclass(module = "toolfix._native")]
 pub struct StreamSalvager {
-    stream: Option<Stream<'static>>,
+    stream: Option<StreamUnder<'static>>,
     /// Why the tool list could not be read. The package reads it only when there is text
     /// to salvage, so this is raised at `finish`, and only if a chunk held text.
     refused: Option<PyErr>,
@@ -50,7 +50,7 @@ impl StreamSalvager {
             Err(error) => (Allowlist::new(Vec::<PyStr>::new()), Some(error)),
         };
         Ok(StreamSalvager {
-            stream: Some(Stream::owning(allowlist, adapter, profile)),
+            stream: Some(StreamUnder::owning(allowlist, adapter, profile)),
             refused,
             fed_text: false,
         })

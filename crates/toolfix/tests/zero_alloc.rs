@@ -8,7 +8,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use toolfix::salvage::{Allowlist, Event, Request, Stream, salvage_under};
+use toolfix::salvage::{Allowlist, Event, Request, StreamUnder, salvage_under};
 use toolfix::{Adapter, Profile};
 
 thread_local! {
@@ -144,7 +144,7 @@ fn streaming_prose_allocates_nothing() {
             }
             let chunks = chunks_of(reply, 64);
             let ((), count) = allocations(|| {
-                let mut stream = Stream::new(&tools, Adapter::Ollama, profile);
+                let mut stream = StreamUnder::new(&tools, Adapter::Ollama, profile);
                 let mut shown = 0;
                 let mut on = |event: Event<'_>| {
                     if let Event::Text(text) = event {

@@ -1,7 +1,7 @@
 //! The streaming benches' inputs and driver, shared by `stream` (criterion times) and
 //! `stream_instructions` (instruction counts under callgrind).
 
-use toolfix::salvage::{Allowlist, Event, Stream};
+use toolfix::salvage::{Allowlist, Event, StreamUnder};
 use toolfix::{Adapter, Profile};
 
 use crate::inputs as generated;
@@ -29,7 +29,7 @@ pub fn chunks(text: &str, size: usize) -> Vec<&str> {
 
 /// Streams `chunks` and returns how many calls came out.
 pub fn stream(chunks: &[&str], tools: &Allowlist, profile: Profile) -> usize {
-    let mut stream = Stream::new(tools, Adapter::Ollama, profile);
+    let mut stream = StreamUnder::new(tools, Adapter::Ollama, profile);
     let mut calls = 0;
     let mut on = |event: Event<'_>| {
         if let Event::Call(_) = event {

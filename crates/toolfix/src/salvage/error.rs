@@ -8,8 +8,9 @@ use crate::py::json::DecodeError;
 /// An exception the real package lets escape from salvage, reproduced as an error
 /// outcome under `praisonai` only: `ValueError` for an integer of more than 4300 digits,
 /// `RecursionError` for deep nesting, `AttributeError` or `TypeError` for a malformed
-/// tool list. `strict` never fails, so [`salvage`](super::salvage()) has no error;
-/// [`salvage_under`](super::salvage_under) does.
+/// tool list. `strict` never fails, so [`salvage`](super::salvage()) and
+/// [`Stream`](super::Stream) have no error; [`salvage_under`](super::salvage_under) and
+/// [`StreamUnder`](super::StreamUnder) do.
 ///
 /// A type of its own rather than the [`PyException`] it carries, so a signature says
 /// which step failed; [`SalvageError::exception`] gives the exception to match on or to

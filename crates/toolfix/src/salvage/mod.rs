@@ -24,10 +24,10 @@
 //! Every step is linear in the length of the reply, including on the inputs where CPython
 //! is quadratic (unclosed tags, failing `python_tag`/ReAct decodes, long fences).
 //!
-//! [`salvage`] reads under `strict`, the default, and returns no `Result`: no reply makes
-//! `strict` fail. [`salvage_under`] takes the profile as a value chosen at run time (a
-//! configuration, a conformance run) and can fail, under `praisonai` only, with the
-//! exceptions the real package lets escape ([`SalvageError`]).
+//! [`salvage`] and [`Stream`] read under `strict`, the default, and return no `Result`:
+//! no reply makes `strict` fail. [`salvage_under`] and [`StreamUnder`] take the profile
+//! as a value chosen at run time (a configuration, a conformance run) and can fail, under
+//! `praisonai` only, with the exceptions the real package lets escape ([`SalvageError`]).
 //!
 //! ```
 //! use toolfix::salvage::{salvage, Allowlist, Request};
@@ -64,7 +64,7 @@ pub use allowlist::Allowlist;
 pub use call::Call;
 pub use dialect::{Dialect, Kind as DialectKind, Spec as DialectSpec, tokens};
 pub use error::SalvageError;
-pub use stream::{Event, Stream};
+pub use stream::{Event, Stream, StreamUnder};
 
 use crate::adapter::Adapter;
 use crate::profile::Profile;

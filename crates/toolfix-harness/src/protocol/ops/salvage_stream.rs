@@ -10,7 +10,7 @@ use super::salvage::{call_value, tool_entries};
 use crate::protocol::fields::Fields;
 use crate::protocol::wire::one_key;
 use toolfix::py::{PyStr, Value};
-use toolfix::salvage::{Allowlist, Call, Event, SalvageError, Stream};
+use toolfix::salvage::{Allowlist, Call, Event, SalvageError, StreamUnder};
 use toolfix::{Adapter, Profile};
 
 /// Reads the input, streams the chunks, and shapes the output.
@@ -44,7 +44,7 @@ fn stream(
         true => Allowlist::from_tool_entries(entries, profile)?,
         false => Allowlist::new(Vec::<PyStr>::new()),
     };
-    let mut stream = Stream::new(&tools, adapter, profile);
+    let mut stream = StreamUnder::new(&tools, adapter, profile);
     let mut content = Vec::new();
     let mut calls: Vec<(Call, usize)> = Vec::new();
     for (index, chunk) in chunks.iter().enumerate() {

@@ -4,10 +4,10 @@
 //!
 //! ```
 //! use toolfix::salvage::{Allowlist, Event, Stream};
-//! use toolfix::{Adapter, Profile};
+//! use toolfix::Adapter;
 //!
 //! let tools = Allowlist::new(["get_weather"]);
-//! let mut stream = Stream::new(&tools, Adapter::Ollama, Profile::Strict);
+//! let mut stream = Stream::new(&tools, Adapter::Ollama);
 //! let mut shown = String::new();
 //! let mut calls = Vec::new();
 //! let mut on = |event: Event<'_>| match event {
@@ -17,16 +17,16 @@
 //! for chunk in ["Let me check. <tool_", "call>{\"name\": \"get_weather\", ", "\"arguments\": {\"city\": \"Paris\"}}</tool_call> Done."] {
 //!     stream.feed(chunk, &mut on);
 //! }
-//! stream.finish(&mut on)?;
+//! stream.finish(&mut on);
 //! assert_eq!(shown, "Let me check.  Done.");
 //! assert_eq!(calls[0].arguments_text().as_str(), Some(r#"{"city": "Paris"}"#));
-//! # Ok::<(), toolfix::SalvageError>(())
 //! ```
 //!
-//! Under `praisonai` every chunk is shown as it arrives, the markup of the calls included,
-//! and the calls come at `finish`: that is what the real package's streaming loop does
-//! (it salvages the accumulated text after the stream), and salvage of the whole reply
-//! can still raise there (`docs/streaming.md`).
+//! A [`Stream`] reads under `strict` and cannot fail; a [`StreamUnder`] reads under a
+//! profile chosen at run time. Under `praisonai` every chunk is shown as it arrives, the
+//! markup of the calls included, and the calls come at `finish`: that is what the real
+//! package's streaming loop does (it salvages the accumulated text after the stream), and
+//! salvage of the whole reply can still raise there (`docs/streaming.md`).
 //!
 //! How it works: the text before the first byte at which a call, a fence or reasoning
 //! could begin (`frontier`) is shown as it arrives and never stored, so streaming prose
@@ -46,7 +46,7 @@ use std::borrow::Cow;
 
 use smallvec::SmallVec;
 
-use super::{Allowlist, Beginning, Call, Content, Request, SalvageError};
+use super::{Allowlist, Beginning, Call, Content, Request, SalvageError, guaranteed};
 use crate::adapter::Adapter;
 use crate::profile::Profile;
 use crate::py::unicode::is_space;
@@ -62,9 +62,73 @@ pub enum Event<'a> {
     Call(Call),
 }
 
-/// A streaming salvager for one reply.
+/// A streaming salvager for one reply under `strict`: the calls are batch [`salvage`]'s.
+///
+/// It cannot fail, as [`salvage`] cannot: a stream under a profile that can is a
+/// [`StreamUnder`].
+///
+/// [`salvage`]: super::salvage()
 #[derive(Debug)]
-pub struct Stream<'t> {
+pub struct Stream<'t>(Reader<'t>);
+
+impl<'t> Stream<'t> {
+    /// A stream salvaging calls to `tools` through `adapter`.
+    pub fn new(tools: &'t Allowlist, adapter: Adapter) -> Stream<'t> {
+        Stream(Reader::new(Cow::Borrowed(tools), adapter, Profile::Strict))
+    }
+
+    /// A stream that owns its tools (for a caller that cannot lend them for the stream's
+    /// life, such as one kept across the awaits of an async response).
+    pub fn owning(tools: Allowlist, adapter: Adapter) -> Stream<'static> {
+        Stream(Reader::new(Cow::Owned(tools), adapter, Profile::Strict))
+    }
+
+    /// Takes the next chunk of the reply; `on` receives what became certain.
+    pub fn feed<'c>(&mut self, chunk: impl Into<Content<'c>>, on: &mut impl FnMut(Event<'_>)) {
+        self.0.feed(chunk.into(), on);
+    }
+
+    /// Ends the reply: `on` receives the rest of the text and every call not yet given.
+    pub fn finish(self, on: &mut impl FnMut(Event<'_>)) {
+        guaranteed(self.0.finish(on));
+    }
+}
+
+/// A streaming salvager for one reply under a profile chosen at run time, for a caller
+/// that takes the profile from its configuration or a conformance run: under `strict` and
+/// `portable` it is a [`Stream`], and under `praisonai` it shows every chunk as it
+/// arrives and gives the calls at [`finish`](StreamUnder::finish), which can fail.
+#[derive(Debug)]
+pub struct StreamUnder<'t>(Reader<'t>);
+
+impl<'t> StreamUnder<'t> {
+    /// A stream salvaging calls to `tools` through `adapter` under `profile`.
+    pub fn new(tools: &'t Allowlist, adapter: Adapter, profile: Profile) -> StreamUnder<'t> {
+        StreamUnder(Reader::new(Cow::Borrowed(tools), adapter, profile))
+    }
+
+    /// A stream that owns its tools (for a caller that cannot lend them for the stream's
+    /// life, such as the Python module).
+    pub fn owning(tools: Allowlist, adapter: Adapter, profile: Profile) -> StreamUnder<'static> {
+        StreamUnder(Reader::new(Cow::Owned(tools), adapter, profile))
+    }
+
+    /// Takes the next chunk of the reply; `on` receives what became certain.
+    pub fn feed<'c>(&mut self, chunk: impl Into<Content<'c>>, on: &mut impl FnMut(Event<'_>)) {
+        self.0.feed(chunk.into(), on);
+    }
+
+    /// Ends the reply: `on` receives the rest of the text and every call not yet given.
+    /// Under `praisonai`, salvage of the whole reply may raise, as the real package does:
+    /// then the text held so far is given as text and the error is returned.
+    pub fn finish(self, on: &mut impl FnMut(Event<'_>)) -> Result<(), SalvageError> {
+        self.0.finish(on)
+    }
+}
+
+/// The reading of a stream, under any profile: what [`Stream`] and [`StreamUnder`] give.
+#[derive(Debug)]
+struct Reader<'t> {
     tools: Cow<'t, Allowlist>,
     adapter: Adapter,
     profile: Profile,
@@ -96,20 +160,9 @@ enum State {
     Kept(Kept),
 }
 
-impl<'t> Stream<'t> {
-    /// A stream salvaging calls to `tools` through `adapter` under `profile`.
-    pub fn new(tools: &'t Allowlist, adapter: Adapter, profile: Profile) -> Stream<'t> {
-        Stream::with(Cow::Borrowed(tools), adapter, profile)
-    }
-
-    /// A stream that owns its tools (for a caller that cannot lend them for the stream's
-    /// life, such as the Python module).
-    pub fn owning(tools: Allowlist, adapter: Adapter, profile: Profile) -> Stream<'static> {
-        Stream::with(Cow::Owned(tools), adapter, profile)
-    }
-
-    fn with(tools: Cow<'t, Allowlist>, adapter: Adapter, profile: Profile) -> Stream<'t> {
-        Stream {
+impl<'t> Reader<'t> {
+    fn new(tools: Cow<'t, Allowlist>, adapter: Adapter, profile: Profile) -> Reader<'t> {
+        Reader {
             tools,
             adapter,
             profile,
@@ -120,8 +173,8 @@ impl<'t> Stream<'t> {
     }
 
     /// Takes the next chunk of the reply; `on` receives what became certain.
-    pub fn feed<'c>(&mut self, chunk: impl Into<Content<'c>>, on: &mut impl FnMut(Event<'_>)) {
-        let chunk = chunk.into().as_bytes();
+    fn feed(&mut self, chunk: Content<'_>, on: &mut impl FnMut(Event<'_>)) {
+        let chunk = chunk.as_bytes();
         if self.echo && !chunk.is_empty() {
             on(Event::Text(Content(chunk)));
         }
@@ -157,9 +210,9 @@ impl<'t> Stream<'t> {
     }
 
     /// Ends the reply: `on` receives the rest of the text and every call not yet given.
-    /// Under `praisonai`, salvage of the whole reply may raise, as the real package does:
-    /// then the text held so far is given as text and the error is returned.
-    pub fn finish(mut self, on: &mut impl FnMut(Event<'_>)) -> Result<(), SalvageError> {
+    /// Under `praisonai`, salvage of the whole reply may raise: then the text held so far
+    /// is given as text and the error is returned.
+    fn finish(mut self, on: &mut impl FnMut(Event<'_>)) -> Result<(), SalvageError> {
         let state = std::mem::replace(&mut self.state, State::Start(Held::new()));
         let request = self.request();
         match state {
@@ -668,7 +721,7 @@ mod tests {
         let tools = Allowlist::new(["get_weather", "a", "search", "lookup2"]);
         let request = Request::new(reply, &tools).adapter(Adapter::Ollama);
         let batch = salvage_under(&request, profile);
-        let mut stream = Stream::new(&tools, Adapter::Ollama, profile);
+        let mut stream = StreamUnder::new(&tools, Adapter::Ollama, profile);
         let (mut text, mut calls) = (Vec::new(), Vec::new());
         let mut on = |event: Event<'_>| match event {
             Event::Text(t) => text.extend_from_slice(t.as_bytes()),
