@@ -7,7 +7,7 @@
 //! tags (`<|tool_call_begin|>`, Mistral's `[ARGS]`) puts one every few bytes. Two
 //! `memmem` searches (one per case of the letter) were the search before; in a flood of
 //! the pair itself (`<tool_call>` × n) each of their hits cost about 190 instructions of
-//! searcher set-up, two thirds of the whole salvage. Here one pass tests 64 starts at a
+//! searcher set-up, half of the whole salvage. Here one pass tests 64 starts at a
 //! time, both cases at once (setting bit 0x20 folds exactly a letter's two cases), and
 //! keeps the block's hits as bits: a hit costs a few instructions, a block without one
 //! about as much as `memmem` spends on it. With AVX2 a block is two vectors; elsewhere,
