@@ -5,7 +5,10 @@
 //! * V3.1: `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`;
 //! * V3.2 (DSML): `<｜DSML｜function_calls>` holding `<｜DSML｜invoke name="NAME">` with
 //!   `<｜DSML｜parameter name="KEY" string="true|false">VALUE</｜DSML｜parameter>` (read by
-//!   `invoke`), written after the reply's text with no other token around it.
+//!   `invoke`), written after the reply's text with no other token around it;
+//! * V4: V3.2's invokes in `<｜DSML｜tool_calls>`;
+//! * V4.1: `<｜DSML｜ calls>`, `<｜DSML｜ invoke …>`, `<｜DSML｜ parameter …>`, each tag name
+//!   after a space (the encoding's own spelling, not a typo).
 //!
 //! V3 and V3.1 wrap their calls in `<｜tool▁calls▁begin｜>` … `<｜tool▁calls▁end｜>`; each
 //! call is read from its own begin token: its name (no newline or `<` in it), the JSON
@@ -30,31 +33,66 @@ const END: &str = deepseek::CALL_END;
 const SEP: &str = deepseek::SEP;
 const FENCE: &[u8] = b"```";
 
-const DSML_INVOKE: &str = deepseek::DSML_INVOKE;
-const DSML_INVOKE_CLOSE: &str = deepseek::DSML_INVOKE_CLOSE;
-const DSML_PARAMETER: &str = deepseek::DSML_PARAMETER;
-const DSML_PARAMETER_CLOSE: &str = deepseek::DSML_PARAMETER_CLOSE;
+/// DSML as V3.2, V4 and V4.1 write it: one search for the tags' common start finds the
+/// sections of all three.
+pub(super) const DSML: [Syntax; 3] = [
+    dsml_v3_v4(deepseek::DSML_CALLS, deepseek::DSML_CALLS_CLOSE),
+    dsml_v3_v4(deepseek::DSML_V4_CALLS, deepseek::DSML_V4_CALLS_CLOSE),
+    DSML_V41,
+];
 
-pub(super) const DSML: Syntax = Syntax {
-    section: (
-        deepseek::DSML_CALLS.as_bytes(),
-        deepseek::DSML_CALLS_CLOSE.as_bytes(),
-    ),
-    invoke: (DSML_INVOKE.as_bytes(), DSML_INVOKE_CLOSE.as_bytes()),
-    parameter: (DSML_PARAMETER.as_bytes(), DSML_PARAMETER_CLOSE.as_bytes()),
-    values: ValueSyntax {
-        open: DSML_PARAMETER.as_bytes(),
-        close: DSML_PARAMETER_CLOSE.as_bytes(),
-        is_open_tag: |text, i| tag_at(text, i, DSML_PARAMETER.as_bytes()),
-        follows: |text, i| {
-            tag_at(text, i, DSML_PARAMETER.as_bytes())
-                || at(text, i, DSML_INVOKE_CLOSE.as_bytes()).is_some()
+const INVOKE: &[u8] = deepseek::DSML_INVOKE.as_bytes();
+const INVOKE_CLOSE: &[u8] = deepseek::DSML_INVOKE_CLOSE.as_bytes();
+const PARAMETER: &[u8] = deepseek::DSML_PARAMETER.as_bytes();
+const PARAMETER_CLOSE: &[u8] = deepseek::DSML_PARAMETER_CLOSE.as_bytes();
+
+/// V3.2's or V4's tags inside the section `open` … `close`: the two differ in the
+/// section's name only.
+const fn dsml_v3_v4(open: &'static str, close: &'static str) -> Syntax {
+    Syntax {
+        section: (open.as_bytes(), close.as_bytes()),
+        invoke: (INVOKE, INVOKE_CLOSE),
+        parameter: (PARAMETER, PARAMETER_CLOSE),
+        values: ValueSyntax {
+            open: PARAMETER,
+            close: PARAMETER_CLOSE,
+            is_open_tag: |text, i| tag_at(text, i, PARAMETER),
+            follows: |text, i| tag_at(text, i, PARAMETER) || at(text, i, INVOKE_CLOSE).is_some(),
+            outer_open: INVOKE,
+            is_outer_open_tag: |text, i| tag_at(text, i, INVOKE),
+            outer_close: INVOKE_CLOSE,
         },
-        outer_open: DSML_INVOKE.as_bytes(),
-        is_outer_open_tag: |text, i| tag_at(text, i, DSML_INVOKE.as_bytes()),
-        outer_close: DSML_INVOKE_CLOSE.as_bytes(),
+        dialect: Dialect::DeepSeek,
+        self_closing: true,
+    }
+}
+
+const V41_INVOKE: &[u8] = deepseek::DSML_V41_INVOKE.as_bytes();
+const V41_INVOKE_CLOSE: &[u8] = deepseek::DSML_V41_INVOKE_CLOSE.as_bytes();
+const V41_PARAMETER: &[u8] = deepseek::DSML_V41_PARAMETER.as_bytes();
+const V41_PARAMETER_CLOSE: &[u8] = deepseek::DSML_V41_PARAMETER_CLOSE.as_bytes();
+
+/// V4.1's tags, each name after a space.
+const DSML_V41: Syntax = Syntax {
+    section: (
+        deepseek::DSML_V41_CALLS.as_bytes(),
+        deepseek::DSML_V41_CALLS_CLOSE.as_bytes(),
+    ),
+    invoke: (V41_INVOKE, V41_INVOKE_CLOSE),
+    parameter: (V41_PARAMETER, V41_PARAMETER_CLOSE),
+    values: ValueSyntax {
+        open: V41_PARAMETER,
+        close: V41_PARAMETER_CLOSE,
+        is_open_tag: |text, i| tag_at(text, i, V41_PARAMETER),
+        follows: |text, i| {
+            tag_at(text, i, V41_PARAMETER) || at(text, i, V41_INVOKE_CLOSE).is_some()
+        },
+        outer_open: V41_INVOKE,
+        is_outer_open_tag: |text, i| tag_at(text, i, V41_INVOKE),
+        outer_close: V41_INVOKE_CLOSE,
     },
     dialect: Dialect::DeepSeek,
+    self_closing: true,
 };
 
 /// Adds a candidate for every call block and every DSML invoke.
@@ -77,7 +115,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
         resume = end;
         out.push(begin..end, Dialect::DeepSeek, found);
     }
-    invoke::scan(payloads, &DSML, out);
+    invoke::scan(payloads, deepseek::DSML_LEAD.as_bytes(), &DSML, out);
 }
 
 /// The well-formed call whose body starts at `body`: where it ends (after its end

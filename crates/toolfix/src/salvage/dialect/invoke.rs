@@ -1,6 +1,7 @@
 //! The `<invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke>` shape two
 //! families share inside their own section tokens: MiniMax M2 (`<minimax:tool_call>`) and
-//! DeepSeek V3.2's DSML (`<｜DSML｜function_calls>`, every tag prefixed with `｜DSML｜`).
+//! DeepSeek's DSML (V3.2's `<｜DSML｜function_calls>`, V4's `<｜DSML｜tool_calls>`, V4.1's
+//! `<｜DSML｜ calls>`, every tag prefixed with `｜DSML｜`).
 //!
 //! Each invoke of a section is a call; its span runs from its tag to its closer (the
 //! first one's from the section's start, the last one's to the section's end). A value
@@ -11,6 +12,10 @@
 //! token or to the end of the reply. Values are text, typed by the tool's JSON schema
 //! (`schema`); DSML's `string="true"` keeps a value as text whatever the schema says, and
 //! `string="false"` reads it as JSON (a value that is not JSON is then typed as text).
+//!
+//! DSML's invoke may also close itself (`<｜DSML｜invoke name="NAME"/>`), which V4 writes
+//! for a call without arguments (`Syntax::self_closing`); an invoke whose body is JSON
+//! instead of parameters is malformed, as in DeepSeek's own decoder.
 
 use std::ops::Range;
 
@@ -37,6 +42,8 @@ pub struct Syntax {
     pub values: ValueSyntax,
     /// The dialect reported.
     pub dialect: Dialect,
+    /// Whether an invoke may close itself (`/>`): a call without arguments.
+    pub self_closing: bool,
 }
 
 /// A call of a section: its span and what it holds.
@@ -51,20 +58,26 @@ enum Rejected {
 }
 
 /// Adds a candidate for every invoke of every section (or one rejected candidate for a
-/// malformed section).
-pub fn scan(payloads: &Payloads<'_>, syntax: &Syntax, out: &mut Candidates) {
+/// malformed section). Every section opener of `syntaxes` begins with `lead`: one search
+/// for it finds the sections of all of them.
+pub fn scan(payloads: &Payloads<'_>, lead: &[u8], syntaxes: &[Syntax], out: &mut Candidates) {
     let text = payloads.text();
-    let mut values = Values::new(text, &syntax.values);
-    let mut closes = Finder::new(text, syntax.section.1);
+    let mut closes: Vec<Option<Finder<'_>>> = syntaxes.iter().map(|_| None).collect();
     let mut resume = 0;
-    for start in memmem::find_iter(text, syntax.section.0) {
-        if start < resume {
+    for start in memmem::find_iter(text, lead) {
+        let found = syntaxes
+            .iter()
+            .position(|syntax| text[start..].starts_with(syntax.section.0));
+        let Some(k) = found.filter(|_| start >= resume) else {
             continue;
-        }
+        };
+        let syntax = &syntaxes[k];
+        let mut values = Values::new(text, &syntax.values);
         let (end, calls) = match section(payloads, syntax, &mut values, start) {
             Ok(section) => section,
             Err(Rejected::At(from)) => (
-                closes
+                closes[k]
+                    .get_or_insert_with(|| Finder::new(text, syntax.section.1))
                     .at_or_after(from)
                     .map_or(text.len(), |c| c + syntax.section.1.len()),
                 Vec::new(),
@@ -96,6 +109,12 @@ fn section(
         }
         let (attributes, mut j) = tag(text, i, syntax.invoke.0).ok_or(Rejected::At(i))?;
         let name = attribute(attributes, b"name").ok_or(Rejected::At(i))?;
+        let name = PyStr::from_generalized_utf8(name);
+        if syntax.self_closing && attributes.trim_ascii_end().ends_with(b"/") {
+            calls.push((i..j, payloads.typed_call(name, Vec::new())));
+            i = skip_space(text, j);
+            continue;
+        }
         let mut pairs = Vec::new();
         j = skip_space(text, j);
         let end = loop {
@@ -121,7 +140,6 @@ fn section(
             pairs.push((PyStr::from_generalized_utf8(key), written));
             j = skip_space(text, close + syntax.parameter.1.len());
         };
-        let name = PyStr::from_generalized_utf8(name);
         calls.push((i..end, payloads.typed_call(name, pairs)));
         i = skip_space(text, end);
     }
@@ -165,5 +183,36 @@ fn push_calls(calls: Vec<Call>, section: Range<usize>, dialect: Dialect, out: &m
         let start = if k == 0 { section.start } else { span.start };
         let end = if k == last { section.end } else { span.end };
         out.push(start..end, dialect, found);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{candidates_of, deepseek, minimax};
+    use super::{Candidates, Payloads};
+
+    /// The name of each candidate `scan` finds in `text` with `a` offered, `None` for a
+    /// rejected one.
+    fn names(scan: fn(&Payloads<'_>, &mut Candidates), text: &str) -> Vec<Option<String>> {
+        candidates_of(&[scan], text, &["a"])
+            .into_found()
+            .map(|(_, found)| found.map(|f| f.name.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn only_dsml_invokes_close_themselves() {
+        let dsml = "<｜DSML｜ calls><｜DSML｜ invoke name=\"a\" /></｜DSML｜ calls>";
+        assert_eq!(names(deepseek::scan, dsml), [Some("a".to_owned())]);
+        let minimax = "<minimax:tool_call><invoke name=\"a\"/></minimax:tool_call>";
+        assert_eq!(names(minimax::scan, minimax), [None]);
+    }
+
+    #[test]
+    fn one_search_finds_each_version_in_text_order() {
+        let text = "<｜DSML｜ calls><｜DSML｜ invoke name=\"a\"/></｜DSML｜ calls>\
+                    <｜DSML｜ <｜DSML｜tool_calls><｜DSML｜invoke name=\"a\"/></｜DSML｜tool_calls>\
+                    <｜DSML｜function_calls><｜DSML｜invoke name=\"a\"/></｜DSML｜function_calls>";
+        assert_eq!(names(deepseek::scan, text), vec![Some("a".to_owned()); 3]);
     }
 }

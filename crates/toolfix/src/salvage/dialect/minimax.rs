@@ -42,9 +42,10 @@ pub(super) const SYNTAX: Syntax = Syntax {
         outer_close: INVOKE_CLOSE,
     },
     dialect: Dialect::MiniMax,
+    self_closing: false,
 };
 
 /// Adds a candidate for every invoke of every `<minimax:tool_call>` section.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
-    invoke::scan(payloads, &SYNTAX, out);
+    invoke::scan(payloads, SYNTAX.section.0, &[SYNTAX], out);
 }

@@ -241,11 +241,15 @@ const SPECS: [Spec; 18] = [
             deepseek::CALLS_BEGIN,
             deepseek::CALL_BEGIN,
             deepseek::DSML_CALLS,
+            deepseek::DSML_V4_CALLS,
+            deepseek::DSML_V41_CALLS,
         ],
         probe: &[
             deepseek::CALLS_BEGIN,
             deepseek::CALL_BEGIN,
             deepseek::DSML_CALLS,
+            deepseek::DSML_V4_CALLS,
+            deepseek::DSML_V41_CALLS,
         ],
         tokens: &[
             deepseek::CALLS_BEGIN,

@@ -72,7 +72,7 @@ pub mod qwen_xml {
     pub const PARAMETER_CLOSE: &str = "</parameter>";
 }
 
-/// DeepSeek V3, V3.1, V3.2 (DSML) and R1.
+/// DeepSeek V3, V3.1, V3.2 (DSML), V4 and V4.1 (DSML) and R1.
 pub mod deepseek {
     /// Opens the calls of V3 and V3.1.
     pub const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
@@ -96,6 +96,24 @@ pub mod deepseek {
     pub const DSML_PARAMETER: &str = "<｜DSML｜parameter";
     /// Closes a V3.2 parameter.
     pub const DSML_PARAMETER_CLOSE: &str = "</｜DSML｜parameter>";
+    /// What every DSML tag of every version begins with.
+    pub const DSML_LEAD: &str = "<｜DSML｜";
+    /// Opens V4's calls (V4's invokes and parameters are V3.2's).
+    pub const DSML_V4_CALLS: &str = "<｜DSML｜tool_calls>";
+    /// Closes V4's calls.
+    pub const DSML_V4_CALLS_CLOSE: &str = "</｜DSML｜tool_calls>";
+    /// Opens V4.1's calls: every V4.1 tag name starts with a space.
+    pub const DSML_V41_CALLS: &str = "<｜DSML｜ calls>";
+    /// Closes V4.1's calls.
+    pub const DSML_V41_CALLS_CLOSE: &str = "</｜DSML｜ calls>";
+    /// Opens a V4.1 call; its attributes follow.
+    pub const DSML_V41_INVOKE: &str = "<｜DSML｜ invoke";
+    /// Closes a V4.1 call.
+    pub const DSML_V41_INVOKE_CLOSE: &str = "</｜DSML｜ invoke>";
+    /// Opens a V4.1 parameter; its attributes follow.
+    pub const DSML_V41_PARAMETER: &str = "<｜DSML｜ parameter";
+    /// Closes a V4.1 parameter.
+    pub const DSML_V41_PARAMETER_CLOSE: &str = "</｜DSML｜ parameter>";
 }
 
 /// GLM-4.5 and later: `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>`.

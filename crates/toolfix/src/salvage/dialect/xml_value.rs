@@ -324,11 +324,14 @@ mod tests {
     /// `Values::end` finds tags by their `<`.
     #[test]
     fn every_tag_of_every_format_begins_with_a_lt() {
+        let dsml = &super::super::deepseek::DSML;
         let formats = [
             &super::super::qwen_xml::VALUES,
             &super::super::glm::VALUES,
             &super::super::minimax::SYNTAX.values,
-            &super::super::deepseek::DSML.values,
+            &dsml[0].values,
+            &dsml[1].values,
+            &dsml[2].values,
             &SYNTAX,
         ];
         for syntax in formats {
