@@ -284,7 +284,9 @@ mod tests {
             [
                 ("v3-1", Verdict::Passed),
                 ("v3", Verdict::Failed),
-                ("v3-2-dsml", Verdict::Failed)
+                ("v3-2-dsml", Verdict::Failed),
+                ("v4", Verdict::Passed),
+                ("v4-1", Verdict::Passed)
             ]
         );
         for result in &mut report.results {
