@@ -1,7 +1,7 @@
 //! Calls in the native formats of today's model families, the dialects only `strict` and
 //! `portable` recover (`crates/toolfix/src/salvage/dialect/`, `docs/dialects/`): Mistral's
 //! `[TOOL_CALLS]` (a v3 array or v11 `NAME[ARGS]{…}` calls), Qwen3 XML, DeepSeek (V3,
-//! V3.1, V3.2 DSML), GLM, Kimi K2, Harmony, Gemma (FunctionGemma and Gemma 4), MiniMax,
+//! V3.1, and the DSML of V3.2, V4 and V4.1), GLM, Kimi K2, Harmony, Gemma (FunctionGemma and Gemma 4), MiniMax,
 //! Granite, Phi-4, pythonic lists in their wrappers, and Llama's `;`-separated calls after
 //! one `<|python_tag|>`.
 //!
@@ -49,8 +49,11 @@ pub enum Form {
     DeepSeekV3,
     /// `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`.
     DeepSeekV31,
-    /// DeepSeek V3.2's DSML `invoke`s in `<｜DSML｜function_calls>`.
-    Dsml,
+    /// DeepSeek's DSML `invoke`s: V3.2's in `<｜DSML｜function_calls>`, V4's in
+    /// `<｜DSML｜tool_calls>`, V4.1's in `<｜DSML｜ calls>` (`DSML_VERSIONS`); a call
+    /// without arguments closes its invoke itself (`<…invoke name="NAME"/>`) when
+    /// `self_closing`.
+    Dsml { version: usize, self_closing: bool },
     /// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>`.
     Glm { newlines: bool },
     /// `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>`.
@@ -96,13 +99,36 @@ static HEADERS: LazyLock<[(&str, &str); 4]> = LazyLock::new(|| {
     ]
 });
 
+/// The tags of each DSML version (section, invoke, parameter), each an opener and its
+/// closer: V3.2, V4, V4.1.
+const DSML_VERSIONS: [[(&str, &str); 3]; 3] = [
+    [
+        (deepseek::DSML_CALLS, deepseek::DSML_CALLS_CLOSE),
+        (deepseek::DSML_INVOKE, deepseek::DSML_INVOKE_CLOSE),
+        (deepseek::DSML_PARAMETER, deepseek::DSML_PARAMETER_CLOSE),
+    ],
+    [
+        (deepseek::DSML_V4_CALLS, deepseek::DSML_V4_CALLS_CLOSE),
+        (deepseek::DSML_INVOKE, deepseek::DSML_INVOKE_CLOSE),
+        (deepseek::DSML_PARAMETER, deepseek::DSML_PARAMETER_CLOSE),
+    ],
+    [
+        (deepseek::DSML_V41_CALLS, deepseek::DSML_V41_CALLS_CLOSE),
+        (deepseek::DSML_V41_INVOKE, deepseek::DSML_V41_INVOKE_CLOSE),
+        (
+            deepseek::DSML_V41_PARAMETER,
+            deepseek::DSML_V41_PARAMETER_CLOSE,
+        ),
+    ],
+];
+
 impl Form {
     /// The dialect salvage reports for its calls.
     pub fn dialect(self) -> Dialect {
         match self {
             Form::MistralArray { .. } | Form::MistralV11 { .. } => Dialect::Mistral,
             Form::QwenXml { .. } => Dialect::QwenXml,
-            Form::DeepSeekV3 | Form::DeepSeekV31 | Form::Dsml => Dialect::DeepSeek,
+            Form::DeepSeekV3 | Form::DeepSeekV31 | Form::Dsml { .. } => Dialect::DeepSeek,
             Form::Glm { .. } => Dialect::Glm,
             Form::Kimi { .. } => Dialect::Kimi,
             Form::Harmony { .. } => Dialect::Harmony,
@@ -124,7 +150,11 @@ impl Form {
                 wrapped: g.any()?,
                 newlines: g.chance(3, 4)?,
             },
-            2 => g.pick(&[Form::DeepSeekV3, Form::DeepSeekV31, Form::Dsml])?,
+            2 if g.any()? => g.pick(&[Form::DeepSeekV3, Form::DeepSeekV31])?,
+            2 => Form::Dsml {
+                version: g.below(DSML_VERSIONS.len())?,
+                self_closing: g.any()?,
+            },
             3 => Form::Glm { newlines: g.any()? },
             4 => Form::Kimi {
                 prefix: g.chance(3, 4)?,
@@ -163,7 +193,7 @@ impl Form {
             Form::DeepSeekV3 | Form::DeepSeekV31 | Form::Kimi { .. } => {
                 !name.is_empty() && name.trim() == name && !name.contains('\n')
             }
-            Form::Dsml | Form::MiniMax => !name.is_empty() && !name.contains(['"', '>']),
+            Form::Dsml { .. } | Form::MiniMax => !name.is_empty() && !name.contains(['"', '>']),
             Form::MistralArray { .. } | Form::Granite | Form::Phi4 | Form::PythonTagChain => true,
         }
     }
@@ -172,7 +202,7 @@ impl Form {
     fn writes_text(self) -> bool {
         matches!(
             self,
-            Form::QwenXml { .. } | Form::Glm { .. } | Form::Dsml | Form::MiniMax
+            Form::QwenXml { .. } | Form::Glm { .. } | Form::Dsml { .. } | Form::MiniMax
         )
     }
 }
@@ -475,8 +505,8 @@ impl TextArg {
             .find(|(k, _)| *k == self.key)
             .map(|(_, t)| *t);
         match (form, self.string_attr) {
-            (Form::Dsml, Some(true)) => return Some(Value::Str(PyStr::from(read))),
-            (Form::Dsml, Some(false)) => return self.value.to_value(),
+            (Form::Dsml { .. }, Some(true)) => return Some(Value::Str(PyStr::from(read))),
+            (Form::Dsml { .. }, Some(false)) => return self.value.to_value(),
             _ => {}
         }
         match declared {
@@ -617,11 +647,10 @@ impl BlockWriter<'_> {
                     self.out.push_str(deepseek::CALLS_END);
                 }
             }
-            Form::Dsml => self.invokes(
-                (deepseek::DSML_CALLS, deepseek::DSML_CALLS_CLOSE),
-                (deepseek::DSML_INVOKE, deepseek::DSML_INVOKE_CLOSE),
-                (deepseek::DSML_PARAMETER, deepseek::DSML_PARAMETER_CLOSE),
-            ),
+            Form::Dsml { version, .. } => {
+                let [section, invoke, parameter] = DSML_VERSIONS[version];
+                self.invokes(section, invoke, parameter)
+            }
             Form::MiniMax => self.invokes(
                 (minimax::SECTION, minimax::SECTION_CLOSE),
                 (minimax::INVOKE, minimax::INVOKE_CLOSE),
@@ -832,8 +861,22 @@ impl BlockWriter<'_> {
         self.out.push_str(section.0);
         self.out.push('\n');
         let mut spans = Vec::new();
+        let self_closing = matches!(
+            spec.form,
+            Form::Dsml {
+                self_closing: true,
+                ..
+            }
+        );
         for call in &spec.calls {
             let invoke_start = self.out.len();
+            if self_closing && text(call).is_empty() {
+                self.out
+                    .push_str(&format!("{} name=\"{}\"/>", invoke.0, self.name_text(call)));
+                spans.push(invoke_start..self.out.len());
+                self.out.push('\n');
+                continue;
+            }
             self.out.push_str(&format!(
                 "{} name=\"{}\">\n",
                 invoke.0,
@@ -841,8 +884,8 @@ impl BlockWriter<'_> {
             ));
             for arg in text(call) {
                 let attribute = match (spec.form, arg.string_attr) {
-                    (Form::Dsml, Some(true)) => " string=\"true\"",
-                    (Form::Dsml, Some(false)) => " string=\"false\"",
+                    (Form::Dsml { .. }, Some(true)) => " string=\"true\"",
+                    (Form::Dsml { .. }, Some(false)) => " string=\"false\"",
                     _ => "",
                 };
                 let value = self.text_value(arg);
