@@ -78,7 +78,8 @@ pub fn check_signature(signature: &Signature) -> Result<(), SignatureError> {
 ///
 /// The parameters are those `inspect.signature` builds (`.0` renamed `implicit0`, a later
 /// parameter of the same name replacing an earlier one in place), so the answer is only
-/// meaningful when [`signature_is_valid`]; otherwise it binds the rejected names as given.
+/// meaningful when [`check_signature`] accepts them; otherwise it binds the rejected names
+/// as given.
 pub fn bind_kwargs(signature: &Signature, kwargs: &[(PyStr, Value)]) -> Result<(), PyStr> {
     let parameters = parameters(signature);
     let mut kwargs: IndexSet<&PyStr> = kwargs.iter().map(|(key, _)| key).collect();

@@ -7,7 +7,7 @@
 //! call when it is a dict with a `"name"`. When the text is not well-formed XML (a bare
 //! `&` in prose, an unclosed `<br>`), a regular expression takes over:
 //! `<tool_call>\s*(\{(?:[^{}]|{[^{}]*})*\})\s*</tool_call>` (case-sensitive, one level of
-//! brace nesting). [`well_formed`] is the part of expat's well-formedness the parse
+//! brace nesting). [`Parser`] checks the part of expat's well-formedness the parse
 //! decides on: tags and their nesting, attributes, references, comments, CDATA,
 //! processing instructions, characters XML forbids, namespace prefixes.
 
