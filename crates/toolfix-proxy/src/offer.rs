@@ -37,7 +37,7 @@ impl Offer {
         let Ok(Value::List(values)) = loads(entries.to_string().as_bytes(), LIMITS) else {
             return None;
         };
-        let tools = Allowlist::from_tool_entries(&values, profile).ok()?;
+        let tools = Allowlist::from_tool_entries_under(&values, profile).ok()?;
         (!tools.is_empty()).then(|| Offer {
             tools,
             profile,

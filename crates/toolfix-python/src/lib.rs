@@ -54,7 +54,7 @@ fn recover_tool_calls_from_text<'py>(
         Value::List(entries) => entries,
         _ => return Err(PyTypeError::new_err("tools must be a list")),
     };
-    let allowlist = Allowlist::from_tool_entries(&entries, profile).map_err(raise)?;
+    let allowlist = Allowlist::from_tool_entries_under(&entries, profile).map_err(raise)?;
     let request = Request::new(&text, &allowlist).adapter(adapter);
     let calls = py
         .detach(|| salvage_under(&request, profile))

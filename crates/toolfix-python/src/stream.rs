@@ -42,7 +42,7 @@ impl StreamSalvager {
             false => Vec::new(),
         };
         let read = match adapter.policy().salvages_text && !entries.is_empty() {
-            true => Allowlist::from_tool_entries(&entries, profile).map_err(raise),
+            true => Allowlist::from_tool_entries_under(&entries, profile).map_err(raise),
             false => Ok(Allowlist::new(Vec::<PyStr>::new())),
         };
         let (allowlist, refused) = match read {

@@ -9,7 +9,6 @@ use super::result::CaseResult;
 use crate::protocol::ops::tool_entries;
 use crate::suite::guarantee::{self, Rule};
 use crate::suite::semantic::{self, SeenCall, same_value};
-use toolfix::Profile;
 use toolfix::py::Value;
 use toolfix::salvage::Allowlist;
 
@@ -282,7 +281,7 @@ fn offered(input: &Value) -> Allowlist {
         Some(Value::List(tools)) => tools.as_slice(),
         _ => &[],
     };
-    Allowlist::from_tool_entries(&tool_entries(tools), Profile::Portable).unwrap_or_default()
+    Allowlist::from_tool_entries(&tool_entries(tools))
 }
 
 #[cfg(test)]

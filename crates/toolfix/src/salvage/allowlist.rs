@@ -128,32 +128,50 @@ impl<S: Into<PyStr>> FromIterator<S> for Allowlist {
 }
 
 impl Allowlist {
-    /// `_advertised_tool_names(tools)` over OpenAI-style tool entries: each dict entry
-    /// contributes `entry["function"]["name"]`, or `entry["name"]` when that is falsy;
-    /// other entries are ignored.
-    ///
-    /// Under `praisonai` a malformed entry raises what Python raises (`{"function": null}`
-    /// is an `AttributeError`, a list name a `TypeError`); under `strict` it is skipped.
-    pub fn from_tool_entries(
+    /// `_advertised_tool_names(tools)` over OpenAI-style tool entries, as `strict` and
+    /// `portable` read them: each dict entry contributes `entry["function"]["name"]`, or
+    /// `entry["name"]` when that is falsy; other entries, and malformed ones
+    /// (`{"function": null}`, a list name), are skipped.
+    pub fn from_tool_entries(entries: &[Value]) -> Allowlist {
+        let mut allowlist = Allowlist::default();
+        for entry in entries {
+            if let Ok(name) = advertised_name(entry) {
+                allowlist.add_entry(entry, name);
+            }
+        }
+        allowlist
+    }
+
+    /// `from_tool_entries` under `profile`: under `praisonai` a malformed entry raises
+    /// what Python raises (`{"function": null}` is an `AttributeError`, a list name a
+    /// `TypeError`); under the other profiles nothing fails.
+    pub fn from_tool_entries_under(
         entries: &[Value],
         profile: Profile,
     ) -> Result<Allowlist, SalvageError> {
+        if profile.skips_malformed_tool_entries() {
+            return Ok(Allowlist::from_tool_entries(entries));
+        }
         let mut allowlist = Allowlist::default();
         for entry in entries {
-            match advertised_name(entry) {
-                Ok(Some(Value::Str(name))) => {
-                    if let Some(parameters) = parameters_of(entry) {
-                        allowlist.insert_schema(name.clone(), parameters);
-                    }
-                    allowlist.names.insert(name);
-                }
-                Ok(Some(_)) => allowlist.add_unmatchable(),
-                Ok(None) => {}
-                Err(_) if profile.skips_malformed_tool_entries() => {}
-                Err(e) => return Err(e),
-            }
+            allowlist.add_entry(entry, advertised_name(entry)?);
         }
         Ok(allowlist)
+    }
+
+    /// Adds what `entry` advertises: its `name` (and schema), or a name no call can
+    /// match when the name is not a string.
+    fn add_entry(&mut self, entry: &Value, name: Option<Value>) {
+        match name {
+            Some(Value::Str(name)) => {
+                if let Some(parameters) = parameters_of(entry) {
+                    self.insert_schema(name.clone(), parameters);
+                }
+                self.names.insert(name);
+            }
+            Some(_) => self.add_unmatchable(),
+            None => {}
+        }
     }
 }
 

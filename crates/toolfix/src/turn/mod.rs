@@ -315,7 +315,7 @@ impl<'r> Ctx<'r> {
         let schemas = schema::schemas(registry);
         let allowlist = match schemas.is_empty() {
             true => None,
-            false => Some(schema::allowlist(&schemas, options.profile).unwrap_or_default()),
+            false => Some(schema::allowlist(&schemas)),
         };
         Ctx {
             registry,

@@ -10,7 +10,6 @@
 use crate::dispatch::{ParamKind, Registry};
 use crate::py::{PyStr, Value};
 use crate::salvage::Allowlist;
-use crate::{Profile, SalvageError};
 
 /// One tool's schema.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,10 +80,11 @@ pub fn schemas_for_prompt(schemas: &[ToolSchema]) -> PyStr {
 }
 
 /// The salvage allowlist of the offered tools, built from their OpenAI tool entries as
-/// the adapter receives them.
-pub fn allowlist(schemas: &[ToolSchema], profile: Profile) -> Result<Allowlist, SalvageError> {
+/// the adapter receives them. The entries are built here and never malformed, so every
+/// profile reads them alike.
+pub fn allowlist(schemas: &[ToolSchema]) -> Allowlist {
     let entries: Vec<Value> = schemas.iter().map(tool_entry).collect();
-    Allowlist::from_tool_entries(&entries, profile)
+    Allowlist::from_tool_entries(&entries)
 }
 
 /// `{"type": "function", "function": {"name", "description", "parameters"}}`.

@@ -52,7 +52,7 @@ fn recover(
     if !adapter.policy().salvages_text || content.is_empty() || entries.is_empty() {
         return Ok(Vec::new());
     }
-    let tools = Allowlist::from_tool_entries(entries, profile)?;
+    let tools = Allowlist::from_tool_entries_under(entries, profile)?;
     salvage_under(&Request::new(content, &tools).adapter(adapter), profile)
 }
 

@@ -41,7 +41,7 @@ fn stream(
     let has_content = chunks.iter().any(|c| !c.is_empty());
     let salvages = adapter.policy().salvages_text && !entries.is_empty() && has_content;
     let tools = match salvages {
-        true => Allowlist::from_tool_entries(entries, profile)?,
+        true => Allowlist::from_tool_entries_under(entries, profile)?,
         false => Allowlist::new(Vec::<PyStr>::new()),
     };
     let mut stream = StreamUnder::new(&tools, adapter, profile);
