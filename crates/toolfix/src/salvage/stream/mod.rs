@@ -185,12 +185,7 @@ impl<'t> Reader<'t> {
         if let State::Kept(kept) = &mut self.state {
             match self.echo {
                 true => kept.text.extend_from_slice(chunk),
-                false => {
-                    let request = Request::new(Content(&[]), &self.tools)
-                        .adapter(self.adapter)
-                        .under(self.profile);
-                    kept.push(chunk, &request, on);
-                }
+                false => kept.push(chunk, &request(&self.tools, self.adapter, self.profile), on),
             }
             return;
         }
@@ -204,9 +199,7 @@ impl<'t> Reader<'t> {
 
     /// A request for this stream's tools, adapter and profile (its content is unused).
     fn request(&self) -> Request<'_> {
-        Request::new(Content(&[]), &self.tools)
-            .adapter(self.adapter)
-            .under(self.profile)
+        request(&self.tools, self.adapter, self.profile)
     }
 
     /// Ends the reply: `on` receives the rest of the text and every call not yet given.
@@ -389,6 +382,15 @@ fn window_end(chunk: &[u8]) -> usize {
         end -= 1;
     }
     end
+}
+
+/// A request for `tools`, `adapter` and `profile` whose content is unused: what a stream
+/// hands the readers of its kept text. A free function, so a stream can build one while
+/// its state is borrowed.
+fn request(tools: &Allowlist, adapter: Adapter, profile: Profile) -> Request<'_> {
+    Request::new(Content(&[]), tools)
+        .adapter(adapter)
+        .under(profile)
 }
 
 #[cfg(test)]
