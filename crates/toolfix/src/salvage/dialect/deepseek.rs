@@ -25,7 +25,7 @@ use super::Dialect;
 use super::invoke::{self, Syntax};
 use super::token::at;
 use super::tokens::deepseek;
-use super::xml_value::{Finder, ValueSyntax, tag_at};
+use super::xml_value::Finder;
 use crate::py::PyStr;
 
 const BEGIN: &str = deepseek::CALL_BEGIN;
@@ -34,66 +34,33 @@ const SEP: &str = deepseek::SEP;
 const FENCE: &[u8] = b"```";
 
 /// DSML as V3.2, V4 and V4.1 write it: one search for the tags' common start finds the
-/// sections of all three.
+/// sections of all three. V4's invokes and parameters are V3.2's.
 pub(super) const DSML: [Syntax; 3] = [
-    dsml_v3_v4(deepseek::DSML_CALLS, deepseek::DSML_CALLS_CLOSE),
-    dsml_v3_v4(deepseek::DSML_V4_CALLS, deepseek::DSML_V4_CALLS_CLOSE),
-    DSML_V41,
-];
-
-const INVOKE: &[u8] = deepseek::DSML_INVOKE.as_bytes();
-const INVOKE_CLOSE: &[u8] = deepseek::DSML_INVOKE_CLOSE.as_bytes();
-const PARAMETER: &[u8] = deepseek::DSML_PARAMETER.as_bytes();
-const PARAMETER_CLOSE: &[u8] = deepseek::DSML_PARAMETER_CLOSE.as_bytes();
-
-/// V3.2's or V4's tags inside the section `open` … `close`: the two differ in the
-/// section's name only.
-const fn dsml_v3_v4(open: &'static str, close: &'static str) -> Syntax {
-    Syntax {
-        section: (open.as_bytes(), close.as_bytes()),
-        invoke: (INVOKE, INVOKE_CLOSE),
-        parameter: (PARAMETER, PARAMETER_CLOSE),
-        values: ValueSyntax {
-            open: PARAMETER,
-            close: PARAMETER_CLOSE,
-            is_open_tag: |text, i| tag_at(text, i, PARAMETER),
-            follows: |text, i| tag_at(text, i, PARAMETER) || at(text, i, INVOKE_CLOSE).is_some(),
-            outer_open: INVOKE,
-            is_outer_open_tag: |text, i| tag_at(text, i, INVOKE),
-            outer_close: INVOKE_CLOSE,
-        },
-        dialect: Dialect::DeepSeek,
-        self_closing: true,
-    }
-}
-
-const V41_INVOKE: &[u8] = deepseek::DSML_V41_INVOKE.as_bytes();
-const V41_INVOKE_CLOSE: &[u8] = deepseek::DSML_V41_INVOKE_CLOSE.as_bytes();
-const V41_PARAMETER: &[u8] = deepseek::DSML_V41_PARAMETER.as_bytes();
-const V41_PARAMETER_CLOSE: &[u8] = deepseek::DSML_V41_PARAMETER_CLOSE.as_bytes();
-
-/// V4.1's tags, each name after a space.
-const DSML_V41: Syntax = Syntax {
-    section: (
-        deepseek::DSML_V41_CALLS.as_bytes(),
-        deepseek::DSML_V41_CALLS_CLOSE.as_bytes(),
+    Syntax::new(
+        (deepseek::DSML_CALLS, deepseek::DSML_CALLS_CLOSE),
+        (deepseek::DSML_INVOKE, deepseek::DSML_INVOKE_CLOSE),
+        (deepseek::DSML_PARAMETER, deepseek::DSML_PARAMETER_CLOSE),
+        Dialect::DeepSeek,
+        true,
     ),
-    invoke: (V41_INVOKE, V41_INVOKE_CLOSE),
-    parameter: (V41_PARAMETER, V41_PARAMETER_CLOSE),
-    values: ValueSyntax {
-        open: V41_PARAMETER,
-        close: V41_PARAMETER_CLOSE,
-        is_open_tag: |text, i| tag_at(text, i, V41_PARAMETER),
-        follows: |text, i| {
-            tag_at(text, i, V41_PARAMETER) || at(text, i, V41_INVOKE_CLOSE).is_some()
-        },
-        outer_open: V41_INVOKE,
-        is_outer_open_tag: |text, i| tag_at(text, i, V41_INVOKE),
-        outer_close: V41_INVOKE_CLOSE,
-    },
-    dialect: Dialect::DeepSeek,
-    self_closing: true,
-};
+    Syntax::new(
+        (deepseek::DSML_V4_CALLS, deepseek::DSML_V4_CALLS_CLOSE),
+        (deepseek::DSML_INVOKE, deepseek::DSML_INVOKE_CLOSE),
+        (deepseek::DSML_PARAMETER, deepseek::DSML_PARAMETER_CLOSE),
+        Dialect::DeepSeek,
+        true,
+    ),
+    Syntax::new(
+        (deepseek::DSML_V41_CALLS, deepseek::DSML_V41_CALLS_CLOSE),
+        (deepseek::DSML_V41_INVOKE, deepseek::DSML_V41_INVOKE_CLOSE),
+        (
+            deepseek::DSML_V41_PARAMETER,
+            deepseek::DSML_V41_PARAMETER_CLOSE,
+        ),
+        Dialect::DeepSeek,
+        true,
+    ),
+];
 
 /// Adds a candidate for every call block and every DSML invoke.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {

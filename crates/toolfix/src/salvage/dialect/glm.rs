@@ -50,10 +50,10 @@ const VALUE_CLOSE: &[u8] = glm::VALUE_CLOSE.as_bytes();
 pub(super) const VALUES: ValueSyntax = ValueSyntax {
     open: VALUE,
     close: VALUE_CLOSE,
-    is_open_tag: |_, _| true,
-    follows: |text, i| at(text, i, KEY).is_some() || at(text, i, CLOSE).is_some(),
+    is_open_tag: |_, _, _| true,
+    follows: |_, text, i| at(text, i, KEY).is_some() || at(text, i, CLOSE).is_some(),
     outer_open: OPEN,
-    is_outer_open_tag: |_, _| true,
+    is_outer_open_tag: |_, _, _| true,
     outer_close: CLOSE,
 };
 

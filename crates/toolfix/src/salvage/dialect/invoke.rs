@@ -46,6 +46,40 @@ pub struct Syntax {
     pub self_closing: bool,
 }
 
+impl Syntax {
+    /// The syntax of sections `section` holding invokes `invoke` holding parameters
+    /// `parameter` (each an opener up to its attributes, or a token, and its closer),
+    /// whose calls are reported as `dialect`.
+    pub const fn new(
+        section: (&'static str, &'static str),
+        invoke: (&'static str, &'static str),
+        parameter: (&'static str, &'static str),
+        dialect: Dialect,
+        self_closing: bool,
+    ) -> Syntax {
+        let invoke = (invoke.0.as_bytes(), invoke.1.as_bytes());
+        let parameter = (parameter.0.as_bytes(), parameter.1.as_bytes());
+        Syntax {
+            section: (section.0.as_bytes(), section.1.as_bytes()),
+            invoke,
+            parameter,
+            values: ValueSyntax {
+                open: parameter.0,
+                close: parameter.1,
+                is_open_tag: |syntax, text, i| tag_at(text, i, syntax.open),
+                follows: |syntax, text, i| {
+                    tag_at(text, i, syntax.open) || at(text, i, syntax.outer_close).is_some()
+                },
+                outer_open: invoke.0,
+                is_outer_open_tag: |syntax, text, i| tag_at(text, i, syntax.outer_open),
+                outer_close: invoke.1,
+            },
+            dialect,
+            self_closing,
+        }
+    }
+}
+
 /// A call of a section: its span and what it holds.
 type Call = (Range<usize>, Option<Found>);
 

@@ -52,10 +52,10 @@ const WRAP_CLOSE: &[u8] = tool_call::CLOSE.as_bytes();
 pub(super) const VALUES: ValueSyntax = ValueSyntax {
     open: PARAM,
     close: PARAM_CLOSE,
-    is_open_tag: |text, i| name_then_gt(text, i + PARAM.len()).is_some(),
-    follows: |text, i| at(text, i, PARAM).is_some() || at(text, i, CLOSE).is_some(),
+    is_open_tag: |_, text, i| name_then_gt(text, i + PARAM.len()).is_some(),
+    follows: |_, text, i| at(text, i, PARAM).is_some() || at(text, i, CLOSE).is_some(),
     outer_open: OPEN,
-    is_outer_open_tag: |text, i| name_then_gt(text, i + OPEN.len()).is_some(),
+    is_outer_open_tag: |_, text, i| name_then_gt(text, i + OPEN.len()).is_some(),
     outer_close: CLOSE,
 };
 

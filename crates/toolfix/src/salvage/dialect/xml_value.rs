@@ -72,15 +72,16 @@ pub struct ValueSyntax {
     /// The closing tag (`</parameter>`).
     pub close: &'static [u8],
     /// Whether the `open` found at an offset is a tag (and not, say, `"<parameter="` in
-    /// code).
-    pub is_open_tag: fn(&[u8], usize) -> bool,
+    /// code). Each check is given the syntax, so one function serves every format whose
+    /// checks are its tags (`invoke`).
+    pub is_open_tag: fn(&ValueSyntax, &[u8], usize) -> bool,
     /// Whether what the format writes after a value starts at an offset: the next
     /// parameter's tag, or the end of the call.
-    pub follows: fn(&[u8], usize) -> bool,
+    pub follows: fn(&ValueSyntax, &[u8], usize) -> bool,
     /// The start of the opening tag of the element holding the values (`<function=`).
     pub outer_open: &'static [u8],
     /// Whether the `outer_open` found at an offset is a tag.
-    pub is_outer_open_tag: fn(&[u8], usize) -> bool,
+    pub is_outer_open_tag: fn(&ValueSyntax, &[u8], usize) -> bool,
     /// The element's closing tag (`</function>`).
     pub outer_close: &'static [u8],
 }
@@ -132,18 +133,18 @@ impl<'t> Values<'t> {
             at = pos + 1;
             if tag.starts_with(syntax.open) {
                 bare = false;
-                depth += usize::from((syntax.is_open_tag)(text, pos));
+                depth += usize::from((syntax.is_open_tag)(syntax, text, pos));
             } else if tag.starts_with(syntax.close) {
                 bare = false;
                 at = pos + syntax.close.len();
                 if depth > 0 {
                     depth -= 1;
-                } else if (syntax.follows)(text, skip_space(text, at)) {
+                } else if (syntax.follows)(syntax, text, skip_space(text, at)) {
                     return End::Value(pos);
                 }
             } else if tag.starts_with(syntax.outer_open) {
                 bare = false;
-                outer_depth += usize::from((syntax.is_outer_open_tag)(text, pos));
+                outer_depth += usize::from((syntax.is_outer_open_tag)(syntax, text, pos));
             } else if tag.starts_with(syntax.outer_close) {
                 if outer_depth == 0 {
                     return if bare {
@@ -264,10 +265,10 @@ mod tests {
     const SYNTAX: ValueSyntax = ValueSyntax {
         open: b"<p=",
         close: b"</p>",
-        is_open_tag: |text, i| name_then_gt(text, i + 3).is_some(),
-        follows: |text, i| text[i..].starts_with(b"<p=") || text[i..].starts_with(b"</f>"),
+        is_open_tag: |_, text, i| name_then_gt(text, i + 3).is_some(),
+        follows: |_, text, i| text[i..].starts_with(b"<p=") || text[i..].starts_with(b"</f>"),
         outer_open: b"<f=",
-        is_outer_open_tag: |text, i| name_then_gt(text, i + 3).is_some(),
+        is_outer_open_tag: |_, text, i| name_then_gt(text, i + 3).is_some(),
         outer_close: b"</f>",
     };
 
