@@ -49,7 +49,7 @@ DIALECTS = {
     "pythonic": ["pythonic"], "llama4_pythonic": ["pythonic"], "olmo3": ["pythonic"],
     "lfm2": ["pythonic"], "mistral": ["mistral"],
     "deepseek_v3": ["deepseek"], "deepseek_v31": ["deepseek"], "deepseek_v32": ["deepseek"],
-    "deepseek_v4": ["deepseek"],
+    "deepseek_v4": ["deepseek"], "deepseek_v41": ["deepseek"],
     "qwen3_xml": ["qwen_xml"], "qwen3_coder": ["qwen_xml"], "seed_oss": ["qwen_xml"],
     "step3p5": ["qwen_xml"], "step5": ["qwen_xml"],
     "glm45": ["glm"], "glm47": ["glm"], "ling3": ["glm"], "poolside_v1": ["glm"],
@@ -65,7 +65,8 @@ FORMS = {
     "olmo3": {"pythonic": ["olmo-3"]}, "lfm2": {"pythonic": ["lfm2-tokens"]},
     "mistral": {"mistral": ["v11"]},
     "deepseek_v3": {"deepseek": ["v3"]}, "deepseek_v31": {"deepseek": ["v3-1"]},
-    "deepseek_v32": {"deepseek": ["v3-2-dsml"]}, "deepseek_v4": {"deepseek": ["v3-2-dsml"]},
+    "deepseek_v32": {"deepseek": ["v3-2-dsml", "v4"]}, "deepseek_v4": {"deepseek": ["v3-2-dsml", "v4"]},
+    "deepseek_v41": {"deepseek": ["v4-1"]},
     "gemma4": {"gemma": ["gemma-4"]}, "functiongemma": {"gemma": ["functiongemma"]},
     "phi4_mini_json": {"phi4": ["functools"]},
 }
