@@ -609,6 +609,21 @@ pub const DIALECT_FAMILIES: &[Family] = &[
         0,
         "<｜DSML｜function_calls><｜DSML｜invoke name=\"a\"><｜DSML｜parameter name=\"x\" string=\"false\">[",
     ),
+    // the shared start of every DSML tag, with no section after it; V4.1 sections that
+    // never close; V4.1 self-closing invokes, each a call.
+    units("deepseek-dsml-lead-flood", 0, "<｜DSML｜"),
+    units(
+        "deepseek-v4.1-sections-unclosed",
+        0,
+        "<｜DSML｜ calls><｜DSML｜ invoke name=\"a\"><｜DSML｜ parameter name=\"x\" string=\"false\">[",
+    ),
+    wrapped(
+        "deepseek-v4.1-self-closing-invokes",
+        1,
+        "<｜DSML｜ calls>\n",
+        "<｜DSML｜ invoke name=\"a\"/>\n",
+        "</｜DSML｜ calls>",
+    ),
     units(
         "deepseek-v3.1-calls",
         1,
