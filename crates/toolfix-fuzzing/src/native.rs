@@ -1,9 +1,9 @@
 //! Calls in the native formats of today's model families, the dialects only `strict` and
 //! `portable` recover (`crates/toolfix/src/salvage/dialect/`, `docs/dialects/`): Mistral's
 //! `[TOOL_CALLS]` (a v3 array or v11 `NAME[ARGS]{…}` calls), Qwen3 XML, DeepSeek (V3,
-//! V3.1, and the DSML of V3.2, V4 and V4.1), GLM, Kimi K2, Harmony, Gemma (FunctionGemma and Gemma 4), MiniMax,
-//! Granite, Phi-4, pythonic lists in their wrappers, and Llama's `;`-separated calls after
-//! one `<|python_tag|>`.
+//! V3.1, and the DSML of V3.2, V4 and V4.1), GLM, Kimi K2, Harmony, Gemma (FunctionGemma
+//! and Gemma 4), MiniMax, Granite, Phi-4, pythonic lists in their wrappers, and Llama's
+//! `;`-separated calls after one `<|python_tag|>`.
 //!
 //! One segment is one block of its format holding one or more calls, written as the
 //! model's chat template writes them, with the whitespace and variants the scanners
@@ -50,7 +50,7 @@ pub enum Form {
     /// `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`.
     DeepSeekV31,
     /// DeepSeek's DSML `invoke`s: V3.2's in `<｜DSML｜function_calls>`, V4's in
-    /// `<｜DSML｜tool_calls>`, V4.1's in `<｜DSML｜ calls>` (`DSML_VERSIONS`); a call
+    /// `<｜DSML｜tool_calls>`, V4.1's in `<｜DSML｜ calls>` (`deepseek::DSML_VERSIONS`); a call
     /// without arguments closes its invoke itself (`<…invoke name="NAME"/>`) when
     /// `self_closing`.
     Dsml { version: usize, self_closing: bool },
@@ -99,29 +99,6 @@ static HEADERS: LazyLock<[(&str, &str); 4]> = LazyLock::new(|| {
     ]
 });
 
-/// The tags of each DSML version (section, invoke, parameter), each an opener and its
-/// closer: V3.2, V4, V4.1.
-const DSML_VERSIONS: [[(&str, &str); 3]; 3] = [
-    [
-        (deepseek::DSML_CALLS, deepseek::DSML_CALLS_CLOSE),
-        (deepseek::DSML_INVOKE, deepseek::DSML_INVOKE_CLOSE),
-        (deepseek::DSML_PARAMETER, deepseek::DSML_PARAMETER_CLOSE),
-    ],
-    [
-        (deepseek::DSML_V4_CALLS, deepseek::DSML_V4_CALLS_CLOSE),
-        (deepseek::DSML_INVOKE, deepseek::DSML_INVOKE_CLOSE),
-        (deepseek::DSML_PARAMETER, deepseek::DSML_PARAMETER_CLOSE),
-    ],
-    [
-        (deepseek::DSML_V41_CALLS, deepseek::DSML_V41_CALLS_CLOSE),
-        (deepseek::DSML_V41_INVOKE, deepseek::DSML_V41_INVOKE_CLOSE),
-        (
-            deepseek::DSML_V41_PARAMETER,
-            deepseek::DSML_V41_PARAMETER_CLOSE,
-        ),
-    ],
-];
-
 impl Form {
     /// The dialect salvage reports for its calls.
     pub fn dialect(self) -> Dialect {
@@ -152,7 +129,7 @@ impl Form {
             },
             2 if g.any()? => g.pick(&[Form::DeepSeekV3, Form::DeepSeekV31])?,
             2 => Form::Dsml {
-                version: g.below(DSML_VERSIONS.len())?,
+                version: g.below(deepseek::DSML_VERSIONS.len())?,
                 self_closing: g.any()?,
             },
             3 => Form::Glm { newlines: g.any()? },
@@ -648,7 +625,7 @@ impl BlockWriter<'_> {
                 }
             }
             Form::Dsml { version, .. } => {
-                let [section, invoke, parameter] = DSML_VERSIONS[version];
+                let [section, invoke, parameter] = deepseek::DSML_VERSIONS[version];
                 self.invokes(section, invoke, parameter)
             }
             Form::MiniMax => self.invokes(

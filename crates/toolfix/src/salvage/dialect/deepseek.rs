@@ -33,34 +33,15 @@ const END: &str = deepseek::CALL_END;
 const SEP: &str = deepseek::SEP;
 const FENCE: &[u8] = b"```";
 
-/// DSML as V3.2, V4 and V4.1 write it: one search for the tags' common start finds the
-/// sections of all three. V4's invokes and parameters are V3.2's.
-pub(super) const DSML: [Syntax; 3] = [
-    Syntax::new(
-        (deepseek::DSML_CALLS, deepseek::DSML_CALLS_CLOSE),
-        (deepseek::DSML_INVOKE, deepseek::DSML_INVOKE_CLOSE),
-        (deepseek::DSML_PARAMETER, deepseek::DSML_PARAMETER_CLOSE),
-        Dialect::DeepSeek,
-        true,
-    ),
-    Syntax::new(
-        (deepseek::DSML_V4_CALLS, deepseek::DSML_V4_CALLS_CLOSE),
-        (deepseek::DSML_INVOKE, deepseek::DSML_INVOKE_CLOSE),
-        (deepseek::DSML_PARAMETER, deepseek::DSML_PARAMETER_CLOSE),
-        Dialect::DeepSeek,
-        true,
-    ),
-    Syntax::new(
-        (deepseek::DSML_V41_CALLS, deepseek::DSML_V41_CALLS_CLOSE),
-        (deepseek::DSML_V41_INVOKE, deepseek::DSML_V41_INVOKE_CLOSE),
-        (
-            deepseek::DSML_V41_PARAMETER,
-            deepseek::DSML_V41_PARAMETER_CLOSE,
-        ),
-        Dialect::DeepSeek,
-        true,
-    ),
-];
+/// DSML as V3.2, V4 and V4.1 write it (`deepseek::DSML_VERSIONS`): one search for the
+/// tags' common start finds the sections of all three.
+pub(super) const DSML: [Syntax; 3] = [dsml(0), dsml(1), dsml(2)];
+
+/// The syntax of DSML version `version` of `deepseek::DSML_VERSIONS`.
+const fn dsml(version: usize) -> Syntax {
+    let [section, invoke, parameter] = deepseek::DSML_VERSIONS[version];
+    Syntax::new(section, invoke, parameter, Dialect::DeepSeek, true)
+}
 
 /// Adds a candidate for every call block and every DSML invoke.
 pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {

@@ -99,10 +99,11 @@ pub fn scan(payloads: &Payloads<'_>, lead: &[u8], syntaxes: &[Syntax], out: &mut
     let mut closes: Vec<Option<Finder<'_>>> = syntaxes.iter().map(|_| None).collect();
     let mut resume = 0;
     for start in memmem::find_iter(text, lead) {
-        let found = syntaxes
-            .iter()
-            .position(|syntax| text[start..].starts_with(syntax.section.0));
-        let Some(k) = found.filter(|_| start >= resume) else {
+        if start < resume {
+            continue;
+        }
+        let opens = |syntax: &Syntax| text[start..].starts_with(syntax.section.0);
+        let Some(k) = syntaxes.iter().position(opens) else {
             continue;
         };
         let syntax = &syntaxes[k];

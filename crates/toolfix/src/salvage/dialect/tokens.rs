@@ -114,6 +114,25 @@ pub mod deepseek {
     pub const DSML_V41_PARAMETER: &str = "<｜DSML｜ parameter";
     /// Closes a V4.1 parameter.
     pub const DSML_V41_PARAMETER_CLOSE: &str = "</｜DSML｜ parameter>";
+    /// The tags of each DSML version, V3.2, V4 and V4.1: the section's, the invoke's and
+    /// the parameter's, each an opener and its closer.
+    pub const DSML_VERSIONS: [[(&str, &str); 3]; 3] = [
+        [
+            (DSML_CALLS, DSML_CALLS_CLOSE),
+            (DSML_INVOKE, DSML_INVOKE_CLOSE),
+            (DSML_PARAMETER, DSML_PARAMETER_CLOSE),
+        ],
+        [
+            (DSML_V4_CALLS, DSML_V4_CALLS_CLOSE),
+            (DSML_INVOKE, DSML_INVOKE_CLOSE),
+            (DSML_PARAMETER, DSML_PARAMETER_CLOSE),
+        ],
+        [
+            (DSML_V41_CALLS, DSML_V41_CALLS_CLOSE),
+            (DSML_V41_INVOKE, DSML_V41_INVOKE_CLOSE),
+            (DSML_V41_PARAMETER, DSML_V41_PARAMETER_CLOSE),
+        ],
+    ];
 }
 
 /// GLM-4.5 and later: `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>`.
