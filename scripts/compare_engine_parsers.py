@@ -133,14 +133,19 @@ def write_rows(path, rows):
         out = csv.writer(f, lineterminator="\n")
         out.writerow(CSV_HEADER)
         for (family, engine, intent), row in sorted(rows.items()):
-            written = [
-                f"{row[k]}/{row['written']}" if row["written"] else "-"
-                for k in ("toolfix_written", "engine_written")
-            ]
             out.writerow([
                 family, engine, intent, row["items"], row["engine"], row["equal"],
-                len(row["different"]), *written,
+                len(row["different"]), *written_cells(row),
             ])
+
+
+def written_cells(row):
+    """How often toolfix and the engine returned exactly the calls written, as `N/ITEMS`
+    (`-` when no item of the row says what was written)."""
+    return [
+        f"{row[k]}/{row['written']}" if row["written"] else "-"
+        for k in ("toolfix_written", "engine_written")
+    ]
 
 
 def decoded(arguments):
@@ -224,10 +229,7 @@ def main():
         more = len(row["different"]) - 5
         if more > 0:
             different += f" and {more} more"
-        written = [
-            f"{row[k]}/{row['written']}" if row["written"] else "-"
-            for k in ("toolfix_written", "engine_written")
-        ]
+        written = written_cells(row)
         print(
             f"| {family} | {engine} | {intent} | {row['items']} | {row['engine']} "
             f"| {row['equal']} | {len(row['different'])} ({different}) | {written[0]} "

@@ -1,6 +1,7 @@
 //! Streaming salvage: the reply arrives in chunks; displayable text and completed calls
-//! leave as soon as they are certain, and the calls are exactly what batch [`salvage`](super::salvage)
-//! recovers from the whole reply, for every way of cutting it into chunks.
+//! leave as soon as they are certain, and the calls are exactly what batch
+//! [`salvage`](super::salvage) recovers from the whole reply, for every way of cutting it
+//! into chunks.
 //!
 //! ```
 //! use toolfix::salvage::{Allowlist, Event, Stream};
