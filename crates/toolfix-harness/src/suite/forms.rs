@@ -13,7 +13,8 @@ pub type Form = (&'static str, &'static str);
 ///
 /// A dialect is one name for what model families write in several ways (DeepSeek V3, V3.1
 /// and V3.2; Mistral's array and v11; FunctionGemma and Gemma 4; Qwen's template puts
-/// `<tool_call>` on a line of its own), and an engine's parser is written for one family:
+/// `<tool_call>` on a line of its own; a Harmony call is the reply's first message, a later
+/// one after `<|start|>assistant`, or names its recipient in the role header), and an engine's parser is written for one family:
 /// a parser that reads any one form of the dialect it declares speaks that dialect. The
 /// full run then shows which forms it misses.
 pub fn forms(dialect: Dialect) -> &'static [Form] {
@@ -131,10 +132,20 @@ pub fn forms(dialect: Dialect) -> &'static [Form] {
             "k2",
             "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>",
         )],
-        Dialect::Harmony => &[(
-            "commentary",
-            "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
-        )],
+        Dialect::Harmony => &[
+            (
+                "commentary",
+                "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
+            ),
+            (
+                "start-assistant",
+                "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
+            ),
+            (
+                "role-header",
+                "<|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{\"city\": \"Paris\"}<|call|>",
+            ),
+        ],
         Dialect::Gemma => &[
             (
                 "functiongemma",
