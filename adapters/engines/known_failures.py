@@ -35,7 +35,7 @@ import sys
 from collections import defaultdict
 
 # How each form of a dialect with several shows in a reply (docs/protocol.md; the forms
-# `toolfix smoke` names).
+# `toolfix smoke` names). scripts/case_forms.py checks every spec case against it.
 FORM_SIGNS = {
     "deepseek": {"v3": r"<｜tool▁call▁begin｜>function<｜tool▁sep｜>",
                  "v3-1": r"<｜tool▁call▁begin｜>(?!function<)[^<]*<｜tool▁sep｜>",
@@ -43,10 +43,16 @@ FORM_SIGNS = {
                  "v4-1": r"｜DSML｜ "},
     "glm": {"glm-4-5": r"<tool_call>[^<\n]+\n<arg_key>", "glm-4-7": r"<tool_call>[^<\n]+<arg_key>"},
     "tool_call": {"qwen-layout": r"<tool_call>\s*\n", "inline": r"<tool_call>[ \t]*\{"},
-    "mistral": {"v11": r"\[TOOL_CALLS\][^\[\s]+\[ARGS\]", "array": r"\[TOOL_CALLS\]\s*\["},
+    "mistral": {"v11": r"\[TOOL_CALLS\][^\[\s]+\[ARGS\]", "array": r"\[TOOL_CALLS\]\[",
+                "array-after-a-space": r"\[TOOL_CALLS\] \["},
     "pythonic": {"llama-4-tokens": r"<\|python_start\|>", "lfm2-tokens": r"<\|tool_call_start\|>",
                  "olmo-3": r"<function_calls>", "list": r"^\s*\[\w+\("},
+    "harmony": {"commentary": r"(?<!<\|start\|>assistant)<\|channel\|>\w+ to=functions\.",
+                "start-assistant": r"<\|start\|>assistant<\|channel\|>\w+ to=functions\.",
+                "role-header": r"to=functions\.[^\s<]+\s*<\|channel\|>"},
     "gemma": {"functiongemma": r"<start_function_call>", "gemma-4": r"<\|tool_call>"},
+    "phi4": {"functools": r"functools\[", "tool-call-tokens": r"<\|tool_call\|>"},
+    "whole_json": {"object": r"\A\s*\{", "array": r"\A\s*\["},
 }
 # docs/guarantees.md: the rules about safety.
 SAFETY = {"G1", "G2", "G3", "G4", "G6", "G9", "G11", "G12"}
