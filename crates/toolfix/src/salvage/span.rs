@@ -99,6 +99,19 @@ impl Candidates {
         }));
     }
 
+    /// How many candidates there are, and how many found something: where
+    /// [`Candidates::rewind`] goes back to.
+    pub fn mark(&self) -> (usize, usize) {
+        (self.list.len(), self.found.len())
+    }
+
+    /// Drops every candidate added since `mark` (of [`Candidates::mark`]): a structure
+    /// whose calls were added as they were read, and which turned out malformed.
+    pub fn rewind(&mut self, (list, found): (usize, usize)) {
+        self.list.truncate(list);
+        self.found.truncate(found);
+    }
+
     /// Keeps the candidates `keep` says to (what the others found stays unused).
     pub fn retain(&mut self, keep: impl FnMut(&Candidate) -> bool) {
         self.list.retain(keep);

@@ -17,13 +17,11 @@
 //! for a call without arguments (`Syntax::self_closing`); an invoke whose body is JSON
 //! instead of parameters is malformed, as in DeepSeek's own decoder.
 
-use std::ops::Range;
-
 use memchr::memmem;
 
 use super::super::payload::Payloads;
 use super::super::schema::Written;
-use super::super::span::{Candidates, Found};
+use super::super::span::Candidates;
 use super::super::text::skip_space;
 use super::Dialect;
 use super::token::at;
@@ -80,9 +78,6 @@ impl Syntax {
     }
 }
 
-/// A call of a section: its span and what it holds.
-type Call = (Range<usize>, Option<Found>);
-
 /// Why a section makes no call.
 enum Rejected {
     /// Something unexpected at the offset: the span ends at the next section closer.
@@ -108,45 +103,53 @@ pub fn scan(payloads: &Payloads<'_>, lead: &[u8], syntaxes: &[Syntax], out: &mut
         };
         let syntax = &syntaxes[k];
         let mut values = Values::new(text, &syntax.values);
-        let (end, calls) = match section(payloads, syntax, &mut values, start) {
-            Ok(section) => section,
-            Err(Rejected::At(from)) => (
-                closes[k]
+        let mark = out.mark();
+        let end = section(payloads, syntax, &mut values, start, out).unwrap_or_else(|rejected| {
+            out.rewind(mark);
+            match rejected {
+                Rejected::At(from) => closes[k]
                     .get_or_insert_with(|| Finder::new(text, syntax.section.1))
                     .at_or_after(from)
                     .map_or(text.len(), |c| c + syntax.section.1.len()),
-                Vec::new(),
-            ),
-            Err(Rejected::CutOff) => (text.len(), Vec::new()),
-        };
+                Rejected::CutOff => text.len(),
+            }
+        });
         resume = end;
-        if calls.is_empty() {
+        if out.len() == mark.0 {
             out.push(start..end, syntax.dialect, None);
-        } else {
-            push_calls(calls, start..end, syntax.dialect, out);
+        }
+        // The first call's span runs from the section's start, the last one's to its end.
+        let calls = &mut out[mark.0..];
+        if let [first, ..] = calls {
+            first.span.start = start;
+        }
+        if let [.., last] = calls {
+            last.span.end = end;
         }
     }
 }
 
-/// The section opened at `start`: where it ends, and its invokes.
+/// Reads the section opened at `start`, adding a candidate for each of its invokes to
+/// `out` as it goes: where the section ends. A malformed one leaves what it added for the
+/// caller to take back.
 fn section(
     payloads: &Payloads<'_>,
     syntax: &Syntax,
     values: &mut Values<'_>,
     start: usize,
-) -> Result<(usize, Vec<Call>), Rejected> {
+    out: &mut Candidates,
+) -> Result<usize, Rejected> {
     let text = payloads.text();
-    let mut calls = Vec::new();
     let mut i = skip_space(text, start + syntax.section.0.len());
     loop {
         if let Some(end) = at(text, i, syntax.section.1) {
-            return Ok((end, calls));
+            return Ok(end);
         }
         let (attributes, mut j) = tag(text, i, syntax.invoke.0).ok_or(Rejected::At(i))?;
         let name = attribute(attributes, b"name").ok_or(Rejected::At(i))?;
         let name = PyStr::from_generalized_utf8(name);
         if syntax.self_closing && attributes.trim_ascii_end().ends_with(b"/") {
-            calls.push((i..j, payloads.typed_call(name, Vec::new())));
+            out.push(i..j, syntax.dialect, payloads.typed_call(name, Vec::new()));
             i = skip_space(text, j);
             continue;
         }
@@ -175,7 +178,7 @@ fn section(
             pairs.push((PyStr::from_generalized_utf8(key), written));
             j = skip_space(text, close + syntax.parameter.1.len());
         };
-        calls.push((i..end, payloads.typed_call(name, pairs)));
+        out.push(i..end, syntax.dialect, payloads.typed_call(name, pairs));
         i = skip_space(text, end);
     }
 }
@@ -191,11 +194,13 @@ fn tag<'t>(text: &'t [u8], i: usize, prefix: &[u8]) -> Option<(&'t [u8], usize)>
     (text[gt] == b'>').then(|| (&text[attributes..gt], gt + 1))
 }
 
-/// The value of attribute `key="…"` (or `'…'`) among `attributes`.
+/// The value of attribute `key="…"` (or `'…'`) among `attributes`. The key is found by
+/// its first byte, then compared: attributes are a few bytes, where setting up a
+/// substring search costs more than the search (a flood of invokes reads one each).
 pub fn attribute<'t>(attributes: &'t [u8], key: &[u8]) -> Option<&'t [u8]> {
     let mut rest = attributes;
     loop {
-        let found = memmem::find(rest, key)?;
+        let found = find_short(rest, key)?;
         let before_ok = found == 0 || rest[found - 1].is_ascii_whitespace();
         let after = &rest[found + key.len()..];
         if let (true, Some(after_eq)) = (before_ok, after.trim_ascii_start().strip_prefix(b"=")) {
@@ -210,15 +215,18 @@ pub fn attribute<'t>(attributes: &'t [u8], key: &[u8]) -> Option<&'t [u8]> {
     }
 }
 
-/// The calls of a section as candidates: the first from the section's start, the last
-/// to its end.
-fn push_calls(calls: Vec<Call>, section: Range<usize>, dialect: Dialect, out: &mut Candidates) {
-    let last = calls.len() - 1;
-    for (k, (span, found)) in calls.into_iter().enumerate() {
-        let start = if k == 0 { section.start } else { span.start };
-        let end = if k == last { section.end } else { span.end };
-        out.push(start..end, dialect, found);
+/// Where `needle`, a few bytes, first occurs in `haystack`, a few bytes.
+fn find_short(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, tail) = needle.split_first()?;
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(first, &haystack[from..]) {
+        let at = from + k;
+        if haystack[at + 1..].starts_with(tail) {
+            return Some(at);
+        }
+        from = at + 1;
     }
+    None
 }
 
 #[cfg(test)]

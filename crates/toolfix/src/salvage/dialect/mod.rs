@@ -185,15 +185,44 @@ pub(super) const TOKEN_OPENERS: &[&str] = &registry::TOKEN_OPENERS;
 /// fuzz/findings.toml).
 pub(super) const MAX_NAME: usize = 256;
 
-/// Whether one of `TOKEN_OPENERS` begins at `at` of `text`. Each is compared only when
-/// its first byte is there, which a long run of candidates checks cheaply.
+/// Whether one of `TOKEN_OPENERS` begins at `at` of `text`. Each is compared in full
+/// only when its first eight bytes are there (`OPENER_WORDS`): a structure of many calls
+/// asks this at each call, and most openers share their first byte, `<`.
 pub(super) fn opens_at(text: &[u8], at: usize) -> bool {
     let rest = &text[at..];
-    rest.first().is_some_and(|&first| {
-        TOKEN_OPENERS
-            .iter()
-            .any(|m| m.as_bytes()[0] == first && rest.starts_with(m.as_bytes()))
-    })
+    let word = first_word(rest);
+    OPENER_WORDS
+        .iter()
+        .zip(TOKEN_OPENERS)
+        .any(|(&(bytes, mask), opener)| word & mask == bytes && rest.starts_with(opener.as_bytes()))
+}
+
+/// Each of `TOKEN_OPENERS`' first eight bytes (fewer for a shorter one) as a word, and
+/// the mask of the bytes it has.
+const OPENER_WORDS: [(u64, u64); registry::TOKEN_OPENERS.len()] = {
+    let mut words = [(0, 0); registry::TOKEN_OPENERS.len()];
+    let mut i = 0;
+    while i < words.len() {
+        let opener = registry::TOKEN_OPENERS[i].as_bytes();
+        let (mut bytes, mut mask, mut k) = (0u64, 0u64, 0);
+        while k < opener.len() && k < 8 {
+            bytes |= (opener[k] as u64) << (8 * k);
+            mask |= 0xff << (8 * k);
+            k += 1;
+        }
+        words[i] = (bytes, mask);
+        i += 1;
+    }
+    words
+};
+
+/// The first eight bytes of `text` as a word (little-endian, zero past its end), as
+/// `OPENER_WORDS` holds the openers'.
+fn first_word(text: &[u8]) -> u64 {
+    let mut bytes = [0; 8];
+    let n = text.len().min(8);
+    bytes[..n].copy_from_slice(&text[..n]);
+    u64::from_le_bytes(bytes)
 }
 
 /// The calls `strict` salvages from `text` with `tools` offered, as (name, arguments):

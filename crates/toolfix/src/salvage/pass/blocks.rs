@@ -286,10 +286,13 @@ impl Scan {
     /// The calls of a structure's candidates (`members`), moved out: a structure is read
     /// once in a reading.
     fn take_calls(&mut self, members: Range<usize>) -> Vec<Settled> {
-        self.list[members]
-            .iter_mut()
-            .filter_map(|(span, dialect, found)| Some((span.clone(), *dialect, found.take()?)))
-            .collect()
+        let mut calls = Vec::with_capacity(members.len());
+        calls.extend(
+            self.list[members]
+                .iter_mut()
+                .filter_map(|(span, dialect, found)| Some((span.clone(), *dialect, found.take()?))),
+        );
+        calls
     }
 }
 
