@@ -12,11 +12,12 @@ each salvage case of one dialect, finds the forms its reply shows (`FORM_SIGNS`,
 table of how each form looks, which `adapters/engines/known_failures.py` also uses to
 word such failures) and requires:
 
-* a reply that shows exactly one form names it;
-* a case that names a form shows it, when its reply shows any form of the dialect.
+* a reply that shows forms of its dialect names exactly those (`form = "v3"`, or for a
+  reply in several, `form = ["functiongemma", "gemma-4"]`: only a driver that reads each
+  is sent it).
 
-A reply that shows no form (prose, a token the dialect does not read) or several (two
-generations in one reply) is left as it is: every driver of the dialect is sent it.
+A reply that shows no form (prose, a token the dialect does not read, a reply cut before
+its form shows) names none, and is sent to every driver of the dialect.
 
 Stdlib only.
 """
@@ -49,28 +50,32 @@ def shown(case):
 
 
 def findings(path):
-    """(case name, the form to add or None, the problem) for each case of the file."""
+    """(case name, the forms to add or None, the problem) for each case of the file."""
     for case in cases(path):
         found = shown(case)
-        if found is None:
+        if found is None or not found[1]:
             continue
         dialect, seen = found
         form = case.get("form")
-        if form is None and len(seen) == 1:
-            yield case["name"], seen[0], f"shows form {seen[0]} of {dialect} but has no `form` key"
-        elif form is not None and seen and form not in seen:
-            yield case["name"], None, f"says form {form} but its reply shows {', '.join(seen)}"
+        named = [form] if isinstance(form, str) else form
+        if named is None:
+            yield case["name"], seen, f"shows {' and '.join(seen)} of {dialect} but has no `form` key"
+        elif sorted(named) != sorted(seen):
+            yield case["name"], None, f"says form {', '.join(named)} but its reply shows {', '.join(seen)}"
 
 
 def add_forms(path, additions):
-    """The file's text with `form = "…"` after the `name` line of each case in `additions`."""
+    """The file's text with a `form` key after the `name` line of each case in
+    `additions`: a string for one form, a list for several."""
     lines = path.read_text(encoding="utf-8").split("\n")
     out = []
     for line in lines:
         out.append(line)
         match = re.fullmatch(r"name = ([\"'])(.*)\1", line)
         if match and match.group(2) in additions:
-            out.append(f'form = "{additions[match.group(2)]}"')
+            forms = additions[match.group(2)]
+            value = f'"{forms[0]}"' if len(forms) == 1 else "[" + ", ".join(f'"{f}"' for f in forms) + "]"
+            out.append(f"form = {value}")
     return "\n".join(out)
 
 

@@ -39,8 +39,8 @@ from collections import defaultdict
 FORM_SIGNS = {
     "deepseek": {"v3": r"<｜tool▁call▁begin｜>function<｜tool▁sep｜>",
                  "v3-1": r"<｜tool▁call▁begin｜>(?!function<)[^<]*<｜tool▁sep｜>",
-                 "v3-2-dsml": r"｜DSML｜(?!tool_calls| )", "v4": r"｜DSML｜tool_calls",
-                 "v4-1": r"｜DSML｜ "},
+                 "v3-2-dsml": r"｜DSML｜function_calls", "v4": r"｜DSML｜tool_calls",
+                 "v4-1": r"｜DSML｜ calls"},
     "glm": {"glm-4-5": r"<tool_call>[^<\n]+\n<arg_key>", "glm-4-7": r"<tool_call>[^<\n]+<arg_key>"},
     "tool_call": {"qwen-layout": r"<tool_call>\s*\n", "inline": r"<tool_call>[ \t]*\{"},
     "mistral": {"v11": r"\[TOOL_CALLS\][^\[\s]+\[ARGS\]", "array": r"\[TOOL_CALLS\]\[",

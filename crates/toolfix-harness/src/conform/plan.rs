@@ -81,8 +81,8 @@ fn undeclared(case: &Case, declared: &Handshake) -> Option<String> {
             "the implementation does not declare dialect {dialect:?}"
         ));
     }
-    if let (Some(form), [dialect]) = (&case.form, case.dialects.as_slice()) {
-        if !declared.reads_form(dialect, form) {
+    if let [dialect] = case.dialects.as_slice() {
+        if let Some(form) = case.forms.iter().find(|f| !declared.reads_form(dialect, f)) {
             return Some(format!(
                 "the case is written in form {form} of dialect {dialect}, which the implementation does not declare"
             ));
@@ -144,6 +144,18 @@ form = "v3"
 content = "text"
 profiles = ["portable"]
 portable = { rule = "G7", calls = [] }
+
+[[case]]
+name = "mixed"
+op = "salvage"
+source = "test"
+adapter = "ollama"
+tools = ["get_weather"]
+dialects = ["deepseek"]
+form = ["v3", "v3-1"]
+content = "text"
+profiles = ["portable"]
+portable = { rule = "G7", calls = [] }
 "#;
 
     fn declared(extra: &str) -> Handshake {
@@ -202,5 +214,18 @@ portable = { rule = "G7", calls = [] }
             none.iter()
                 .all(|(id, s)| !id.starts_with("t/v3") || s.is_none())
         );
+    }
+
+    #[test]
+    fn a_case_in_two_forms_is_sent_only_to_a_driver_that_reads_both() {
+        let sent = |forms: &str| {
+            skips(&declared(&format!(r#", "forms": {{"deepseek": {forms}}}"#)))
+                .into_iter()
+                .filter(|(id, _)| id.starts_with("t/mixed"))
+                .all(|(_, skip)| skip.is_none())
+        };
+        assert!(!sent(r#"["v3"]"#));
+        assert!(!sent(r#"["v3-1"]"#));
+        assert!(sent(r#"["v3", "v3-1"]"#));
     }
 }

@@ -258,7 +258,7 @@ mod tests {
             ),
             tags: Vec::new(),
             dialects: Vec::new(),
-            form: None,
+            forms: Vec::new(),
             source: "test".to_owned(),
             policies: Vec::new(),
             documented: None,

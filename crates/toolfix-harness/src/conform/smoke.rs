@@ -73,7 +73,7 @@ pub fn cases() -> Vec<Case> {
             ]);
             let id = format!("{DIALECT_PREFIX}{}/{form}", dialect.name());
             let mut case = case(id, "salvage", input, &[dialect.name()], DIALECT_DESCRIPTION)?;
-            case.form = Some((*form).to_owned());
+            case.forms = vec![(*form).to_owned()];
             Some(case)
         })
     });
@@ -189,7 +189,7 @@ fn case(id: String, op: &str, input: Value, dialects: &[&str], description: &str
         input,
         tags: vec!["smoke".to_owned()],
         dialects: dialects.iter().map(|d| (*d).to_owned()).collect(),
-        form: None,
+        forms: Vec::new(),
         source: format!("toolfix smoke: {description}"),
         policies: Vec::new(),
         documented: None,

@@ -125,7 +125,7 @@ fn check(case: &Case, expectation: &Expectation, name: &str, cuts: &[usize]) -> 
         input,
         tags,
         dialects: case.dialects.clone(),
-        form: case.form.clone(),
+        forms: case.forms.clone(),
         source: case.source.clone(),
         policies: case.policies.clone(),
         documented: None,

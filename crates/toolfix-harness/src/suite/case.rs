@@ -141,9 +141,10 @@ pub struct Case {
     pub tags: Vec<String>,
     /// Salvage dialects the case needs the implementation to declare.
     pub dialects: Vec<String>,
-    /// The form of its dialect the case is written in (`suite::forms`), when the dialect
-    /// has several: a driver that declares the forms it reads is sent only those.
-    pub form: Option<String>,
+    /// The forms of its dialect the case is written in (`suite::forms`), when the dialect
+    /// has several (usually one; a reply that mixes them names each): a driver that
+    /// declares the forms it reads is sent the case only when it reads every one.
+    pub forms: Vec<String>,
     /// Where the expectation comes from.
     pub source: String,
     /// The policies (`docs/guarantees.md`) the case is about, with the value an

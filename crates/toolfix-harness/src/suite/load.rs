@@ -14,7 +14,7 @@
 //! | `source` | required: where the expectation comes from |
 //! | `level` | `must` (default), `should`, `may` |
 //! | `tags`, `dialects` | lists of strings |
-//! | `form` | the form of its one dialect the case is written in (`suite::forms`), where the dialect has several |
+//! | `form` | the form of its one dialect the case is written in (`suite::forms`), where the dialect has several; a list for a reply in several |
 //! | `profiles` | the profiles the case applies to (default: `praisonai` and `strict`, plus `portable` when the case has a `portable` table) |
 //! | `policies` | a table of booleans: the policies (`docs/guarantees.md`) the case is about, with the value an implementation must declare |
 //! | `documented` | what the seed page shows for this example |
@@ -140,13 +140,23 @@ struct CaseFile {
     case: Vec<Spanned<RawCase>>,
 }
 
+/// The `form` key as written: one form, or the several a reply shows at once.
+#[derive(Clone, Deserialize)]
+#[serde(untagged)]
+enum FormKey {
+    /// `form = "v3"`.
+    One(String),
+    /// `form = ["functiongemma", "gemma-4"]`.
+    Several(Vec<String>),
+}
+
 /// The keys of a case (and of `[defaults]`), for every op: which op takes which input
 /// keys is checked once the op is known, since the op may come from the defaults.
 #[derive(Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawCase {
     name: Option<String>,
-    form: Option<String>,
+    form: Option<FormKey>,
     op: Option<String>,
     source: Option<String>,
     level: Option<String>,
@@ -556,14 +566,14 @@ fn parse_case(id: &str, case: RawCase) -> Result<Case, String> {
     if let Some(bad) = dialects.iter().find(|d| d.parse::<Dialect>().is_err()) {
         return Err(format!("unknown dialect {bad:?}"));
     }
-    let form = form(case.form.clone(), &dialects)?;
+    let forms = forms_of(case.form.clone(), &dialects)?;
     Ok(Case {
         id: id.to_owned(),
         op: op.clone(),
         input: input(&case, spec)?,
         tags: case.tags.clone().unwrap_or_default(),
         dialects,
-        form,
+        forms,
         source,
         policies: case
             .policies
@@ -574,23 +584,34 @@ fn parse_case(id: &str, case: RawCase) -> Result<Case, String> {
     })
 }
 
-/// The `form` key: a documented form (`suite::forms`) of the case's one dialect.
-fn form(form: Option<String>, dialects: &[String]) -> Result<Option<String>, String> {
-    let Some(form) = form else {
-        return Ok(None);
+/// The `form` key: documented forms (`suite::forms`) of the case's one dialect, each
+/// once.
+fn forms_of(form: Option<FormKey>, dialects: &[String]) -> Result<Vec<String>, String> {
+    let named = match form {
+        None => return Ok(Vec::new()),
+        Some(FormKey::One(form)) => vec![form],
+        Some(FormKey::Several(named)) if named.is_empty() => {
+            return Err("`form = []` names no form: leave the key out".to_owned());
+        }
+        Some(FormKey::Several(named)) => named,
     };
     let [dialect] = dialects else {
         return Err(format!(
-            "form {form:?} needs exactly one dialect in `dialects` to be a form of"
+            "form {named:?} needs exactly one dialect in `dialects` to be a form of"
         ));
     };
-    if !forms::is_form_of(dialect, &form) {
-        return Err(format!(
-            "{form:?} is not a form of dialect {dialect} (its forms: {})",
-            forms::names_of(dialect).join(", ")
-        ));
+    for (k, form) in named.iter().enumerate() {
+        if !forms::is_form_of(dialect, form) {
+            return Err(format!(
+                "{form:?} is not a form of dialect {dialect} (its forms: {})",
+                forms::names_of(dialect).join(", ")
+            ));
+        }
+        if named[..k].contains(form) {
+            return Err(format!("form {form:?} is named twice"));
+        }
     }
-    Ok(Some(form))
+    Ok(named)
 }
 
 /// Rejects input keys of other ops: the format knows them, this case's op does not.
