@@ -365,10 +365,6 @@ def parser_status(adapter, row, by_run):
         counts = Counter(where(c) for c in by_run[f"{adapter}-{row['parser']}"])
         return f"runs the suite: {counts['passed']} passed, {counts['failing']} failing"
     if row["status"] == "no-cases":
-        near = row.get("reads_other_form")
-        if near:
-            return (f"imports; reads `{md(near)}` only in a form the suite's cases do not "
-                    "name, so none is sent: no cases in the suite for this format (issue 33)")
         return NO_CASES
     where_ = "does not import" if row.get("stage") == "import" else "imports, does not start"
     return f"{where_}: {code(row['error'])}"

@@ -94,14 +94,13 @@ def prose_checks(batch, stream):
     return out
 
 
-def write(path, engine, version, registry, parsers, other_forms=None):
+def write(path, engine, version, registry, parsers):
     """Write the inventory to `path`: a header line, then one line per parser.
 
     `parsers` yields `(name, dialects, load)`, in the engine's order: `dialects` those its
     driver maps it to (empty: a format toolfix has no dialect for), and `load()` returns
     `(batch, stream, format)` for a parser that loads (`format`: its class and markers, a
-    dict) or raises `Failed`. `other_forms` names, for a parser of no dialect that reads a
-    toolfix dialect only in a form the suite's cases do not name, that dialect."""
+    dict) or raises `Failed`."""
     rows = []
     for name, dialects, load in parsers:
         row = {"type": "parser", "engine": engine, "parser": name, "dialects": list(dialects)}
@@ -115,8 +114,6 @@ def write(path, engine, version, registry, parsers, other_forms=None):
         else:
             row.update(status="runs" if dialects else "no-cases", format=described,
                        prose=prose_checks(batch, stream))
-            if not dialects and name in (other_forms or {}):
-                row["reads_other_form"] = other_forms[name]
         rows.append(row)
     header = {"type": "inventory", "engine": engine, "version": version, "registry": registry,
               "parsers": len(rows),

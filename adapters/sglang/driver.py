@@ -43,6 +43,7 @@ DIALECTS = {
     "glm": ["glm"], "glm45": ["glm"], "glm47": ["glm"], "ling3": ["glm"],
     "poolside_v1": ["glm"], "spark25": ["glm"],
     "kimi_k2": ["kimi"], "gemma4": ["gemma"], "minimax-m2": ["minimax"],
+    "gpt-oss": ["harmony"],
 }
 
 # The forms each detector reads of a dialect it reads only in some forms, checked with
@@ -60,6 +61,7 @@ FORMS = {
     "glm": {"glm": ["glm-4-5"]}, "glm45": {"glm": ["glm-4-5"]},
     "glm47": {"glm": ["glm-4-7"]}, "spark25": {"glm": ["glm-4-7"]},
     "gemma4": {"gemma": ["gemma-4"]},
+    "gpt-oss": {"harmony": ["start-assistant"]},
 }
 
 def sglang_tools(tools):

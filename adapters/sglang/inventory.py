@@ -15,12 +15,6 @@ import parser_inventory as inventory  # noqa: E402
 from driver import DIALECTS, FunctionCallParser, engine_driver  # noqa: E402
 
 
-# A detector of no dialect that reads a toolfix dialect only in a form the suite's cases
-# do not name (README.md, "Detectors"): gpt-oss reads Harmony only after
-# `<|start|>assistant`, which a few of the suite's `harmony` cases write and most do not.
-OTHER_FORMS = {"gpt-oss": "harmony"}
-
-
 def loader(name):
     """How detector `name` loads: the server's `FunctionCallParser([], name)`, which
     constructs the detector; its format is its class and its start and end markers (those
@@ -46,8 +40,7 @@ def main():
     registered = list(FunctionCallParser.ToolCallParserEnum)
     inventory.write(sys.argv[1], "sglang", driver.sglang.__version__,
                     "FunctionCallParser.ToolCallParserEnum",
-                    ((name, engine_driver.dialects_of(DIALECTS, name), loader(name)) for name in registered),
-                    OTHER_FORMS)
+                    ((name, engine_driver.dialects_of(DIALECTS, name), loader(name)) for name in registered))
 
 
 if __name__ == "__main__":
