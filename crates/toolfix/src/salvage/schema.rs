@@ -237,6 +237,10 @@ const WRITTEN_PAIRS: usize = 16;
 /// by pair, up to `WRITTEN_PAIRS`) and no value is a container, which could nest past
 /// what written arguments are read back with (`json::read_back`).
 fn written(types: &ParamTypes, pairs: &[(PyStr, Written)]) -> Option<PyStr> {
+    if pairs.is_empty() {
+        // A call without arguments, as common as `get_time()`: no buffer to allocate.
+        return Some(PyStr::from("{}"));
+    }
     let distinct = pairs.len() <= WRITTEN_PAIRS
         && pairs
             .iter()

@@ -185,45 +185,68 @@ pub(super) const TOKEN_OPENERS: &[&str] = &registry::TOKEN_OPENERS;
 /// fuzz/findings.toml).
 pub(super) const MAX_NAME: usize = 256;
 
-/// Whether one of `TOKEN_OPENERS` begins at `at` of `text`. Each is compared in full
-/// only when its first eight bytes are there (`OPENER_WORDS`): a structure of many calls
-/// asks this at each call, and most openers share their first byte, `<`.
+/// Whether one of `TOKEN_OPENERS` begins at `at` of `text`. A structure of many calls
+/// asks this at each call, and most openers share their first byte, `<`: the first
+/// eight bytes there pick, in `OPENERS_BY_BYTE`, the few openers that could begin with
+/// them, and only those are compared in full.
 pub(super) fn opens_at(text: &[u8], at: usize) -> bool {
     let rest = &text[at..];
-    let word = first_word(rest);
-    OPENER_WORDS
-        .iter()
-        .zip(TOKEN_OPENERS)
-        .any(|(&(bytes, mask), opener)| word & mask == bytes && rest.starts_with(opener.as_bytes()))
+    let mut could = u64::MAX;
+    for (k, &byte) in rest.iter().take(8).enumerate() {
+        could &= OPENERS_BY_BYTE[k][usize::from(byte)];
+    }
+    if rest.len() < 8 {
+        could &= OPENERS_OF_LEN[rest.len()];
+    }
+    while could != 0 {
+        let i = could.trailing_zeros() as usize;
+        if rest.starts_with(TOKEN_OPENERS[i].as_bytes()) {
+            return true;
+        }
+        could &= could - 1;
+    }
+    false
 }
 
-/// Each of `TOKEN_OPENERS`' first eight bytes (fewer for a shorter one) as a word, and
-/// the mask of the bytes it has.
-const OPENER_WORDS: [(u64, u64); registry::TOKEN_OPENERS.len()] = {
-    let mut words = [(0, 0); registry::TOKEN_OPENERS.len()];
+/// `OPENERS_BY_BYTE[k][b]`: the openers (bit `i` for `TOKEN_OPENERS[i]`) whose byte `k`
+/// is `b`, or which are shorter than `k + 1` bytes.
+const OPENERS_BY_BYTE: [[u64; 256]; 8] = {
+    assert!(registry::TOKEN_OPENERS.len() <= 64, "one bit per opener");
+    let mut table = [[0u64; 256]; 8];
     let mut i = 0;
-    while i < words.len() {
+    while i < registry::TOKEN_OPENERS.len() {
         let opener = registry::TOKEN_OPENERS[i].as_bytes();
-        let (mut bytes, mut mask, mut k) = (0u64, 0u64, 0);
-        while k < opener.len() && k < 8 {
-            bytes |= (opener[k] as u64) << (8 * k);
-            mask |= 0xff << (8 * k);
+        let mut k = 0;
+        while k < 8 {
+            let mut b = 0;
+            while b < 256 {
+                if k >= opener.len() || opener[k] as usize == b {
+                    table[k][b] |= 1 << i;
+                }
+                b += 1;
+            }
             k += 1;
         }
-        words[i] = (bytes, mask);
         i += 1;
     }
-    words
+    table
 };
 
-/// The first eight bytes of `text` as a word (little-endian, zero past its end), as
-/// `OPENER_WORDS` holds the openers'.
-fn first_word(text: &[u8]) -> u64 {
-    let mut bytes = [0; 8];
-    let n = text.len().min(8);
-    bytes[..n].copy_from_slice(&text[..n]);
-    u64::from_le_bytes(bytes)
-}
+/// `OPENERS_OF_LEN[n]`: the openers no longer than `n` bytes, the only ones text of `n`
+/// bytes can begin with.
+const OPENERS_OF_LEN: [u64; 8] = {
+    let mut lens = [0u64; 8];
+    let mut i = 0;
+    while i < registry::TOKEN_OPENERS.len() {
+        let mut n = registry::TOKEN_OPENERS[i].len();
+        while n < 8 {
+            lens[n] |= 1 << i;
+            n += 1;
+        }
+        i += 1;
+    }
+    lens
+};
 
 /// The calls `strict` salvages from `text` with `tools` offered, as (name, arguments):
 /// what the dialects' unit tests compare.

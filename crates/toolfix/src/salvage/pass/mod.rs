@@ -226,8 +226,14 @@ impl Reader<'_> {
             return Ok(None);
         };
         match block {
-            Some((end, found)) if self.settled(end) => {
-                reading.found.extend(found);
+            Some((end, mut found)) if self.settled(end) => {
+                // Into no calls yet, the block's vector moves: a reply of one structure
+                // of many calls copies none of them.
+                if reading.found.is_empty() {
+                    std::mem::swap(&mut reading.found, &mut found);
+                } else {
+                    reading.found.append(&mut found);
+                }
                 Ok(Some(end))
             }
             Some(_) => Ok(None),
