@@ -24,7 +24,7 @@ use super::super::schema::Written;
 use super::super::span::Candidates;
 use super::super::text::skip_space;
 use super::Dialect;
-use super::token::at;
+use super::token::{at, find_near};
 use super::xml_value::{End, Finder, ValueSyntax, Values, tag_at};
 use crate::py::PyStr;
 
@@ -200,7 +200,7 @@ fn tag<'t>(text: &'t [u8], i: usize, prefix: &[u8]) -> Option<(&'t [u8], usize)>
 pub fn attribute<'t>(attributes: &'t [u8], key: &[u8]) -> Option<&'t [u8]> {
     let mut rest = attributes;
     loop {
-        let found = find_short(rest, key)?;
+        let found = find_near(rest, key)?;
         let before_ok = found == 0 || rest[found - 1].is_ascii_whitespace();
         let after = &rest[found + key.len()..];
         if let (true, Some(after_eq)) = (before_ok, after.trim_ascii_start().strip_prefix(b"=")) {
@@ -213,20 +213,6 @@ pub fn attribute<'t>(attributes: &'t [u8], key: &[u8]) -> Option<&'t [u8]> {
         }
         rest = after;
     }
-}
-
-/// Where `needle`, a few bytes, first occurs in `haystack`, a few bytes.
-fn find_short(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    let (&first, tail) = needle.split_first()?;
-    let mut from = 0;
-    while let Some(k) = memchr::memchr(first, &haystack[from..]) {
-        let at = from + k;
-        if haystack[at + 1..].starts_with(tail) {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
 }
 
 #[cfg(test)]

@@ -195,9 +195,6 @@ pub(super) fn opens_at(text: &[u8], at: usize) -> bool {
     for (k, &byte) in rest.iter().take(8).enumerate() {
         could &= OPENERS_BY_BYTE[k][usize::from(byte)];
     }
-    if rest.len() < 8 {
-        could &= OPENERS_OF_LEN[rest.len()];
-    }
     while could != 0 {
         let i = could.trailing_zeros() as usize;
         if rest.starts_with(TOKEN_OPENERS[i].as_bytes()) {
@@ -230,22 +227,6 @@ const OPENERS_BY_BYTE: [[u64; 256]; 8] = {
         i += 1;
     }
     table
-};
-
-/// `OPENERS_OF_LEN[n]`: the openers no longer than `n` bytes, the only ones text of `n`
-/// bytes can begin with.
-const OPENERS_OF_LEN: [u64; 8] = {
-    let mut lens = [0u64; 8];
-    let mut i = 0;
-    while i < registry::TOKEN_OPENERS.len() {
-        let mut n = registry::TOKEN_OPENERS[i].len();
-        while n < 8 {
-            lens[n] |= 1 << i;
-            n += 1;
-        }
-        i += 1;
-    }
-    lens
 };
 
 /// The calls `strict` salvages from `text` with `tools` offered, as (name, arguments):
