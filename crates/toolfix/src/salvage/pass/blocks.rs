@@ -18,7 +18,7 @@ use super::super::payload::Payloads;
 use super::super::span::{Candidates, Found};
 use super::super::text::{MarkerBytes, cp_at, cp_start_before};
 use super::super::{Allowlist, SalvageError};
-use super::{Block, Settled};
+use super::Settled;
 use crate::profile::Profile;
 use crate::py::unicode::is_space;
 use crate::salvage::dialect::Dialect;
@@ -33,6 +33,8 @@ pub enum Memo {
     Off,
 }
 
+const _: () = assert!(REGISTRY.len() <= 32, "one bit of Blocks::spent per dialect");
+
 /// What the dialects read in one reading of the text so far.
 pub struct Blocks<'t> {
     text: &'t [u8],
@@ -42,6 +44,11 @@ pub struct Blocks<'t> {
     memo: Memo,
     /// The last scan of each dialect of the registry, by its index there.
     scans: Vec<Option<Scan>>,
+    /// The dialects (bit `i` for the registry's `i`th) that read nothing at any later
+    /// place: those without a scanner, and (under `Memo::On`) those whose scan has no
+    /// candidate left, none running on past the last place asked about and no structure
+    /// it left open. A flood of one dialect's calls asks the others nothing again.
+    spent: u32,
     /// Which of `<` and `[` the text holds: a dialect whose markers need one the text
     /// lacks has nothing to find, and is not scanned (prose with the word `action` in it
     /// is read by ReAct's scanner alone).
@@ -94,39 +101,63 @@ impl<'t> Blocks<'t> {
             profile,
             memo,
             scans: (0..REGISTRY.len()).map(|_| None).collect(),
+            spent: REGISTRY
+                .iter()
+                .enumerate()
+                .filter(|(_, spec)| matches!(spec.scanner(), Scanner::None))
+                .fold(0, |spent, (index, _)| spent | 1 << index),
             held,
             horizon: 0,
         }
     }
 
-    /// The block of a dialect that begins at `at`, with its calls: `Some(None)` when no
-    /// dialect reads one there, `None` when the text does not decide it yet (a reader
-    /// reached the end of the text where the block begins, or where it could go on).
-    /// The dialects are asked in registry order; the first that reads a block wins.
-    pub fn at(&mut self, at: usize) -> Result<Option<Option<Block>>, SalvageError> {
+    /// Where the block of a dialect that begins at `at` ends, its calls pushed onto
+    /// `found`: `Some(None)` when no dialect reads one there, `None` when the text does
+    /// not decide it yet (a reader reached the end of the text where the block begins,
+    /// or where it could go on). The dialects are asked in registry order; the first
+    /// that reads a block wins.
+    pub fn at(
+        &mut self,
+        at: usize,
+        found: &mut Vec<Settled>,
+    ) -> Result<Option<Option<usize>>, SalvageError> {
         if self.memo == Memo::On && at < self.horizon {
             return Ok(Some(None));
         }
-        let block = self.read_at(at)?;
-        // A dialect not yet scanned (an earlier one read the block) is asked at the next
-        // place.
-        self.horizon = REGISTRY
-            .iter()
-            .zip(&self.scans)
-            .filter(|(spec, _)| !matches!(spec.scanner(), Scanner::None))
-            .fold(usize::MAX, |horizon, (_, scan)| match scan {
-                Some(scan) => horizon.min(scan.next_after(at, self.at_end)),
-                None => 0,
-            });
+        let block = self.read_at(at, found)?;
+        self.horizon = self.horizon_after(at);
         Ok(block)
     }
 
+    /// The first place after `at` where a dialect's scan lists a candidate or left a
+    /// structure open; 0 while a dialect is not yet scanned (an earlier one read the
+    /// block): it is asked at the next place. The dialects are looked at from the last,
+    /// which an earlier one's blocks leave unscanned, so such a place costs no scan's
+    /// look.
+    fn horizon_after(&self, at: usize) -> usize {
+        let mut horizon = usize::MAX;
+        for (index, scan) in self.scans.iter().enumerate().rev() {
+            if self.spent & 1 << index != 0 {
+                continue;
+            }
+            match scan {
+                Some(scan) => horizon = horizon.min(scan.next_after(at, self.at_end)),
+                None => return 0,
+            }
+        }
+        horizon
+    }
+
     /// [`Blocks::at`], asking each dialect.
-    fn read_at(&mut self, at: usize) -> Result<Option<Option<Block>>, SalvageError> {
-        let (text, at_end) = (self.text, self.at_end);
+    fn read_at(
+        &mut self,
+        at: usize,
+        found: &mut Vec<Settled>,
+    ) -> Result<Option<Option<usize>>, SalvageError> {
+        let (text, at_end, memo) = (self.text, self.at_end, self.memo);
         let from = cp_start_before(text, at).unwrap_or(0);
         for (index, spec) in REGISTRY.iter().enumerate() {
-            if matches!(spec.scanner(), Scanner::None) {
+            if self.spent & 1 << index != 0 {
                 continue;
             }
             let scan = self.scan_for(index, spec, at, from)?;
@@ -138,7 +169,11 @@ impl<'t> Blocks<'t> {
                 if open_by(end + separators(&text[end..])) {
                     return Ok(None);
                 }
-                return Ok(Some(Some((end, scan.take_calls(members)))));
+                scan.take_calls(members, found);
+                return Ok(Some(Some(end)));
+            }
+            if memo == Memo::On && scan.spent(at, at_end) {
+                self.spent |= 1 << index;
             }
         }
         Ok(Some(None))
@@ -225,6 +260,16 @@ impl Scan {
         !across && !open_before
     }
 
+    /// Whether this scan, which serves `at`, reads nothing at `at` or any later place: it
+    /// lists no candidate from `at` on, none of its candidates runs past `at`, and it left
+    /// no structure open (or the text is all here, when an open one decides nothing).
+    /// It serves every later place then, and no block begins at one.
+    fn spent(&self, at: usize, at_end: bool) -> bool {
+        self.passed == self.list.len()
+            && self.reach.last().is_none_or(|&reach| reach <= at)
+            && (at_end || self.open.is_none())
+    }
+
     /// Moves past the candidates that start before `at`, a place no earlier than the last.
     fn seek(&mut self, at: usize) {
         let list = &self.list[self.passed..];
@@ -283,16 +328,15 @@ impl Scan {
         Some((end, members))
     }
 
-    /// The calls of a structure's candidates (`members`), moved out: a structure is read
-    /// once in a reading.
-    fn take_calls(&mut self, members: Range<usize>) -> Vec<Settled> {
-        let mut calls = Vec::with_capacity(members.len());
-        calls.extend(
+    /// The calls of a structure's candidates (`members`), moved out onto `found`: a
+    /// structure is read once in a reading.
+    fn take_calls(&mut self, members: Range<usize>, found: &mut Vec<Settled>) {
+        found.reserve(members.len());
+        found.extend(
             self.list[members]
                 .iter_mut()
                 .filter_map(|(span, dialect, found)| Some((span.clone(), *dialect, found.take()?))),
         );
-        calls
     }
 }
 

@@ -47,9 +47,6 @@ use places::Places;
 /// A call the reading found: its span in the reply, its dialect, and what it is.
 pub type Settled = (Range<usize>, Dialect, Found);
 
-/// A block: where it ends in the reply, and its calls.
-type Block = (usize, Vec<Settled>);
-
 /// How many bytes other than whitespace must follow a region before a stream takes it as
 /// decided: more than any reader looks past a region's end (a section closer, a wrapper's
 /// closing tag, a Harmony end token, the next call of a chain) or past a marker before it
@@ -222,21 +219,18 @@ impl Reader<'_> {
             reading.reasoning_seen = true;
             return Ok(Some(end));
         }
-        let Some(block) = self.blocks.at(at)? else {
+        // A block's calls go straight onto those found, each moved once; they are taken
+        // back when the block is not decided yet.
+        let before = reading.found.len();
+        let Some(block) = self.blocks.at(at, &mut reading.found)? else {
             return Ok(None);
         };
         match block {
-            Some((end, mut found)) if self.settled(end) => {
-                // Into no calls yet, the block's vector moves: a reply of one structure
-                // of many calls copies none of them.
-                if reading.found.is_empty() {
-                    std::mem::swap(&mut reading.found, &mut found);
-                } else {
-                    reading.found.append(&mut found);
-                }
-                Ok(Some(end))
+            Some(end) if self.settled(end) => Ok(Some(end)),
+            Some(_) => {
+                reading.found.truncate(before);
+                Ok(None)
             }
-            Some(_) => Ok(None),
             None if self.settled(at) => Ok(Some(at + cp_at(text, at).map_or(1, |(_, len)| len))),
             None => Ok(None),
         }

@@ -63,6 +63,11 @@ pub enum Scan {
 /// `to=` through its `=`, `functools[` through its `[`, a tag byte already).
 pub fn scan(text: &[u8], from: usize) -> Scan {
     let from = from.min(text.len());
+    // A tag or fence byte right at `from` is the first place: no word begins before it.
+    // The reading asks here at each call of a flood of calls written back to back.
+    if matches!(text.get(from), Some(b'<' | b'[' | b'`' | b'~')) {
+        return Scan::Marker(from);
+    }
     let rest = &text[from..];
     let tag = [
         memchr::memchr3(b'<', b'[', b'`', rest),
