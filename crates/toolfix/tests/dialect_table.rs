@@ -27,6 +27,7 @@ fn table() -> String {
             DialectKind::WholeContent => "whole reply",
             DialectKind::Embedded => "in masked text",
             DialectKind::Token => "in text as written",
+            DialectKind::Declared => "as a response template declares",
             _ => "elsewhere",
         };
         let list = |markers: &[&str]| match markers {

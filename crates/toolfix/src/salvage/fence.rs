@@ -62,6 +62,23 @@ pub fn fenced_ranges_around(text: &[u8], opaque: &[Range<usize>]) -> Vec<Range<u
     ranges
 }
 
+/// The first fence at or after `from`, read as [`fenced_ranges`] reads one: where a
+/// reading that finds fences itself (`template`) asks for the next.
+#[cfg_attr(not(feature = "template"), allow(dead_code))]
+pub fn next_fence(text: &[u8], from: usize) -> Option<Range<usize>> {
+    let mut i = from;
+    while let Some(found) = memchr2(b'`', b'~', &text[i..]) {
+        let open = i + found;
+        let mark = text[open];
+        let run = run_length(text, open, mark);
+        if run >= 3 {
+            return Some(open..close_of(text, open + run, mark, run).unwrap_or(text.len()));
+        }
+        i = open + run;
+    }
+    None
+}
+
 /// The length of the run of `mark` bytes starting at `i`.
 fn run_length(text: &[u8], i: usize, mark: u8) -> usize {
     text[i..].iter().take_while(|&&b| b == mark).count()

@@ -58,6 +58,8 @@ mod scan;
 mod schema;
 mod span;
 mod stream;
+#[cfg(feature = "template")]
+pub mod template;
 mod text;
 
 pub use allowlist::Allowlist;

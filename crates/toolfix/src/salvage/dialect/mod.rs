@@ -100,11 +100,14 @@ pub enum Dialect {
     /// A Python list of calls as the whole reply: `[get_weather(city="Paris")]` (Llama
     /// 3.2/4 and others), arguments as Python literals, never evaluated.
     Pythonic,
+    /// A format declared at run time by a response template (`salvage::template`): read
+    /// only for the requests it is given, never by the shipped reading.
+    Template,
 }
 
 impl Dialect {
     /// Every dialect, in a stable order: the registry's.
-    pub const ALL: [Dialect; 18] = registry::ORDER;
+    pub const ALL: [Dialect; 19] = registry::ORDER;
 
     /// The dialect as the registry declares it: its name, how its calls are found, its
     /// markers and its tokens.

@@ -33,6 +33,8 @@ pub enum Kind {
     Embedded,
     /// Anywhere in the text as written: special tokens whose own syntax may hold a fence.
     Token,
+    /// As a template given at run time declares it (`salvage::template`), and only then.
+    Declared,
 }
 
 /// Which byte a text must hold for a dialect's scanner to find anything: every opener of
@@ -129,10 +131,10 @@ impl Spec {
 /// each kind: two dialects may read a block from the same opener (`<tool_call>` is the
 /// `tool_call` dialect's, Qwen3 XML's and GLM's), and candidates starting together keep
 /// that order.
-pub(crate) static REGISTRY: [Spec; 18] = SPECS;
+pub(crate) static REGISTRY: [Spec; 19] = SPECS;
 
 /// The entries, as a constant the derived arrays below are built from.
-const SPECS: [Spec; 18] = [
+const SPECS: [Spec; 19] = [
     Spec {
         dialect: Dialect::WholeJson,
         name: "whole_json",
@@ -394,11 +396,22 @@ const SPECS: [Spec; 18] = [
         needs: Needs::Angle,
         scanner: Scanner::Token(pythonic_scan::scan),
     },
+    Spec {
+        dialect: Dialect::Template,
+        name: "template",
+        kind: Kind::Declared,
+        praisonai: false,
+        openers: &[],
+        probe: &[],
+        tokens: &[],
+        needs: Needs::Nothing,
+        scanner: Scanner::None,
+    },
 ];
 
 /// Every dialect in registry order: `Dialect::ALL`.
-pub(crate) const ORDER: [Dialect; 18] = {
-    let mut order = [Dialect::WholeJson; 18];
+pub(crate) const ORDER: [Dialect; 19] = {
+    let mut order = [Dialect::WholeJson; 19];
     let mut i = 0;
     while i < SPECS.len() {
         order[i] = SPECS[i].dialect;

@@ -1,0 +1,412 @@
+//! Content parsers: how a region's text becomes a value (`content_parsers.py` of
+//! transformers 5.23), each linear in the text.
+
+use memchr::memmem;
+use serde::Deserialize;
+
+use super::anchor::Pattern;
+use crate::profile::{JsonSite, Profile};
+use crate::py::json::{dumps, loads};
+use crate::py::pystr::decode_code_point;
+use crate::py::unicode::is_word;
+use crate::py::{Dict, PyInt, PyStr, Value, is_space};
+
+/// A content parser, by its name in the template.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum Parser {
+    /// The text, stripped unless `strip` is false.
+    #[default]
+    #[serde(rename = "text")]
+    Text,
+    /// `int(text)`.
+    #[serde(rename = "int")]
+    Int,
+    /// `float(text)`.
+    #[serde(rename = "float")]
+    Float,
+    /// Whether the stripped text is `true` or `1`, in any case.
+    #[serde(rename = "bool")]
+    Bool,
+    /// JSON, with the knobs for what models write: unquoted keys, strings between custom
+    /// delimiters, and text kept as is when it is not JSON.
+    #[serde(rename = "json")]
+    Json,
+    /// Shallow tags, one key and value per match of `tag_pattern`.
+    #[serde(rename = "xml-inline")]
+    XmlInline,
+    /// `key<sep>value` lines.
+    #[serde(rename = "kv-lines")]
+    KvLines,
+}
+
+/// A parser's arguments (`content_args`); each parser reads the ones it knows.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Args {
+    strip: Option<bool>,
+    #[serde(default)]
+    unquoted_keys: bool,
+    #[serde(default)]
+    string_delims: Vec<[String; 2]>,
+    #[serde(default)]
+    allow_non_json: bool,
+    tag_pattern: Option<Pattern>,
+    value_parser: Option<Box<ValueParser>>,
+    #[serde(default)]
+    merge_duplicates: bool,
+    line_sep: Option<String>,
+    kv_sep: Option<String>,
+}
+
+/// The parser of each value of `xml-inline` and `kv-lines`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValueParser {
+    #[serde(default)]
+    name: Parser,
+    #[serde(default)]
+    args: Args,
+}
+
+impl Args {
+    /// What transformers would only find out on the first reply: `xml-inline` without a
+    /// `tag_pattern` that captures `key`, an empty delimiter or separator.
+    pub fn check(&self, parser: Parser) -> Result<(), String> {
+        if parser == Parser::XmlInline {
+            let pattern = self.tag_pattern.as_ref();
+            let named = pattern.is_some_and(|p| p.group_names().any(|n| n == "key"));
+            if !named {
+                return Err("xml-inline needs a 'tag_pattern' with a named group 'key'".into());
+            }
+        }
+        let delims = self.string_delims.iter().flatten();
+        let separators = self.line_sep.iter().chain(&self.kv_sep);
+        if delims.chain(separators).any(String::is_empty) {
+            return Err("a string delimiter or separator cannot be empty".into());
+        }
+        match &self.value_parser {
+            Some(inner) => inner.args.check(inner.name),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether `parser` with these arguments reads a text only when it is whole, so that a
+    /// region whose close never came is a call only when it reads: strict JSON does; a
+    /// tag or line reader, or JSON that falls back to text, reads any prefix of a cut call.
+    pub fn reads_only_whole(&self, parser: Parser) -> bool {
+        parser == Parser::Json && !self.allow_non_json
+    }
+
+    fn strips(&self) -> bool {
+        self.strip.unwrap_or(true)
+    }
+}
+
+/// `text` read by `parser`: `None` where transformers raises.
+pub fn parse(parser: Parser, args: &Args, text: &[u8]) -> Option<Value> {
+    match parser {
+        Parser::Text => Some(Value::Str(PyStr::from_generalized_utf8(stripped(
+            args, text,
+        )))),
+        Parser::Int => int(stripped(args, text)),
+        Parser::Float => float(stripped(args, text)),
+        Parser::Bool => {
+            let lower = stripped(args, text).to_ascii_lowercase();
+            Some(Value::Bool(lower == b"true" || lower == b"1"))
+        }
+        Parser::Json => json_content(args, text),
+        Parser::XmlInline => xml_inline(args, text),
+        Parser::KvLines => kv_lines(args, text),
+    }
+}
+
+/// The text, stripped of whitespace at both ends (`str.strip()`) when `args` says so.
+fn stripped<'t>(args: &Args, text: &'t [u8]) -> &'t [u8] {
+    match args.strips() {
+        true => strip(text),
+        false => text,
+    }
+}
+
+/// `str.strip()`: whitespace as `str.isspace` sees it, at both ends.
+fn strip(text: &[u8]) -> &[u8] {
+    let space_at = |i: usize| {
+        decode_code_point(&text[i..])
+            .filter(|&(cp, _)| char::from_u32(cp).is_some_and(is_space))
+            .map(|(_, len)| len)
+    };
+    let mut start = 0;
+    while let Some(len) = space_at(start) {
+        start += len;
+    }
+    let mut end = text.len();
+    while end > start {
+        let mut at = end - 1;
+        while at > start && text[at] & 0xC0 == 0x80 {
+            at -= 1;
+        }
+        match space_at(at) {
+            Some(len) if at + len == end => end = at,
+            _ => break,
+        }
+    }
+    &text[start..end]
+}
+
+/// `int(text)` of ASCII digits, a sign and single underscores between digits.
+fn int(text: &[u8]) -> Option<Value> {
+    let text = std::str::from_utf8(text).ok()?;
+    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
+    let well_placed = !unsigned.starts_with('_')
+        && !unsigned.ends_with('_')
+        && !unsigned.contains("__")
+        && unsigned.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+    if unsigned.is_empty() || !well_placed {
+        return None;
+    }
+    let digits: String = text.chars().filter(|&c| c != '_' && c != '+').collect();
+    PyInt::from_decimal(&digits).map(Value::Int)
+}
+
+/// `float(text)` of an ASCII numeral, `inf` or `nan`.
+fn float(text: &[u8]) -> Option<Value> {
+    let text = std::str::from_utf8(text).ok()?;
+    let plain = text.trim_start_matches(['+', '-']);
+    let word = plain.eq_ignore_ascii_case("inf")
+        || plain.eq_ignore_ascii_case("infinity")
+        || plain.eq_ignore_ascii_case("nan");
+    let numeral = plain.bytes().any(|b| b.is_ascii_digit())
+        && plain
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"._eE+-".contains(&b));
+    match (word || numeral) && text.len() - plain.len() <= 1 {
+        true => text.replace('_', "").parse().ok().map(Value::Float),
+        false => None,
+    }
+}
+
+/// `_json`: strings between custom delimiters taken out, bare keys quoted, the rest read
+/// as JSON; the text itself when that fails and `allow_non_json` is set.
+fn json_content(args: &Args, text: &[u8]) -> Option<Value> {
+    let (reserved_open, reserved_close) = (0x01, 0x02);
+    let has_reserved = memchr::memchr2(reserved_open, reserved_close, text).is_some();
+    if !args.string_delims.is_empty() && has_reserved {
+        return None;
+    }
+    let mut working = text.to_vec();
+    let mut captured: Vec<Vec<u8>> = Vec::new();
+    for [open, close] in &args.string_delims {
+        working = take_strings(&working, open.as_bytes(), close.as_bytes(), &mut captured);
+    }
+    if args.unquoted_keys {
+        working = quote_bare_keys(&working);
+    }
+    let working = restore_strings(&working, &captured);
+    let limits = Profile::Strict.json_limits(JsonSite::Tag);
+    match loads(&working, limits) {
+        Ok(value) => Some(value),
+        Err(_) if args.allow_non_json => parse(Parser::Text, args, text),
+        Err(_) => None,
+    }
+}
+
+/// `re.sub(escape(open) + "(.*?)" + escape(close), …)`: each delimited string replaced by
+/// a numbered placeholder between the two reserved bytes, its text kept in `captured`.
+fn take_strings(text: &[u8], open: &[u8], close: &[u8], captured: &mut Vec<Vec<u8>>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while let Some(at) = memmem::find(&text[i..], open).map(|at| i + at) {
+        let body = at + open.len();
+        let Some(end) = memmem::find(&text[body..], close).map(|end| body + end) else {
+            break;
+        };
+        out.extend_from_slice(&text[i..at]);
+        out.push(0x01);
+        out.extend_from_slice(captured.len().to_string().as_bytes());
+        out.push(0x02);
+        captured.push(text[body..end].to_vec());
+        i = end + close.len();
+    }
+    out.extend_from_slice(&text[i..]);
+    out
+}
+
+/// `re.sub(r"(?<=[{,])(\w+):", r'"\1":', text)`: a run of word characters right after
+/// `{` or `,` and right before `:` is quoted.
+fn quote_bare_keys(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() + 16);
+    let mut i = 0;
+    while i < text.len() {
+        let after_opener = i > 0 && matches!(text[i - 1], b'{' | b',');
+        let run = match after_opener {
+            true => word_run_end(text, i),
+            false => i,
+        };
+        if run > i && text.get(run) == Some(&b':') {
+            out.push(b'"');
+            out.extend_from_slice(&text[i..run]);
+            out.extend_from_slice(b"\":");
+            i = run + 1;
+        } else {
+            out.push(text[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The end of the run of word characters (`\w`) starting at `i`.
+fn word_run_end(text: &[u8], mut i: usize) -> usize {
+    while let Some((cp, len)) = decode_code_point(&text[i..]) {
+        if !is_word(cp) {
+            break;
+        }
+        i += len;
+    }
+    i
+}
+
+/// Each placeholder back as the JSON string of the text it took out.
+fn restore_strings(text: &[u8], captured: &[Vec<u8>]) -> Vec<u8> {
+    if captured.is_empty() {
+        return text.to_vec();
+    }
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while let Some(at) = memchr::memchr(0x01, &text[i..]).map(|at| i + at) {
+        out.extend_from_slice(&text[i..at]);
+        let digits_end = text[at + 1..]
+            .iter()
+            .position(|&b| b == 0x02)
+            .map(|n| at + 1 + n);
+        let index = digits_end
+            .and_then(|end| std::str::from_utf8(&text[at + 1..end]).ok())
+            .and_then(|digits| digits.parse::<usize>().ok());
+        match (index.and_then(|n| captured.get(n)), digits_end) {
+            (Some(string), Some(end)) => {
+                let string = Value::Str(PyStr::from_generalized_utf8(string));
+                out.extend_from_slice(dumps(&string).unwrap_or_default().as_bytes());
+                i = end + 1;
+            }
+            _ => {
+                out.push(0x01);
+                i = at + 1;
+            }
+        }
+    }
+    out.extend_from_slice(&text[i..]);
+    out
+}
+
+/// `_xml_inline`: a key and a value from each match of `tag_pattern`.
+fn xml_inline(args: &Args, text: &[u8]) -> Option<Value> {
+    let pattern = &args.tag_pattern.as_ref()?.0;
+    let has_value = pattern.capture_names().flatten().any(|n| n == "value");
+    let mut out = Dict::default();
+    for captures in pattern.captures_iter(text) {
+        let key = PyStr::from_generalized_utf8(captures.name("key")?.as_bytes());
+        let value = match captures.name("value") {
+            Some(value) => sub_parse(args, value.as_bytes())?,
+            None if has_value => Value::None,
+            None => sub_parse(args, b"")?,
+        };
+        insert(&mut out, key, value, args.merge_duplicates);
+    }
+    Some(Value::Dict(out))
+}
+
+/// `_kv_lines`: a key and a value from each line that holds the separator.
+fn kv_lines(args: &Args, text: &[u8]) -> Option<Value> {
+    let line_sep = args.line_sep.as_deref().unwrap_or("\n").as_bytes();
+    let kv_sep = args.kv_sep.as_deref().unwrap_or(":").as_bytes();
+    let mut out = Dict::default();
+    let mut rest = text;
+    loop {
+        let (line, next) = match memmem::find(rest, line_sep) {
+            Some(at) => (&rest[..at], Some(&rest[at + line_sep.len()..])),
+            None => (rest, None),
+        };
+        let line = stripped(args, line);
+        if let Some(at) = memmem::find(line, kv_sep) {
+            let key = PyStr::from_generalized_utf8(stripped(args, &line[..at]));
+            let value = sub_parse(args, stripped(args, &line[at + kv_sep.len()..]))?;
+            out.insert(key, value);
+        }
+        match next {
+            Some(next) => rest = next,
+            None => break,
+        }
+    }
+    Some(Value::Dict(out))
+}
+
+/// A value through `value_parser`, or as its text without one.
+fn sub_parse(args: &Args, raw: &[u8]) -> Option<Value> {
+    match &args.value_parser {
+        Some(inner) => parse(inner.name, &inner.args, raw),
+        None => Some(Value::Str(PyStr::from_generalized_utf8(raw))),
+    }
+}
+
+/// `out[key] = value`, or with `merge`, every value of a repeated key in a list.
+fn insert(out: &mut Dict, key: PyStr, value: Value, merge: bool) {
+    match out.get_mut(&key) {
+        Some(Value::List(values)) if merge => values.push(value),
+        Some(previous) if merge => {
+            let first = std::mem::replace(previous, Value::None);
+            *previous = Value::List(vec![first, value]);
+        }
+        _ => {
+            out.insert(key, value);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json_args(source: &str) -> Args {
+        serde_json::from_str(source).unwrap()
+    }
+
+    #[test]
+    fn bare_keys_are_quoted_after_a_brace_or_a_comma_only() {
+        let out = quote_bare_keys(b"{city:\"Paris\",n:1,\"x\":\"a,b:c\"}");
+        assert_eq!(out, b"{\"city\":\"Paris\",\"n\":1,\"x\":\"a,\"b\":c\"}");
+    }
+
+    #[test]
+    fn gemma_strings_are_taken_out_and_restored_as_json() {
+        let args = json_args(r#"{"unquoted_keys": true, "string_delims": [["<|\"|>", "<|\"|>"]]}"#);
+        let value = parse(Parser::Json, &args, b"{city:<|\"|>Par\"is, x:y<|\"|>}").unwrap();
+        assert_eq!(
+            value
+                .get("city")
+                .and_then(Value::as_py_str)
+                .unwrap()
+                .as_str(),
+            Some("Par\"is, x:y")
+        );
+    }
+
+    #[test]
+    fn reserved_bytes_refuse_delimited_json() {
+        let args = json_args(r#"{"string_delims": [["<", ">"]]}"#);
+        assert!(parse(Parser::Json, &args, b"{\"a\": \"\x01\"}").is_none());
+    }
+
+    #[test]
+    fn strip_is_unicode_whitespace() {
+        assert_eq!(strip("\u{3000}a\u{2003}\n".as_bytes()), b"a");
+        assert_eq!(strip(b"   "), b"");
+    }
+
+    #[test]
+    fn numerals_read_as_python_reads_them() {
+        assert!(matches!(int(b"1_000"), Some(Value::Int(i)) if i.to_i64() == Some(1000)));
+        assert!(int(b"1__0").is_none() && int(b"_1").is_none() && int(b"").is_none());
+        assert!(matches!(float(b"-2.5e3"), Some(Value::Float(f)) if f == -2500.0));
+        assert!(float(b"Infinity").is_some() && float(b"1.2.3").is_none());
+    }
+}

@@ -1,0 +1,315 @@
+//! The reading: a reply cut into a template's regions, once, left to right.
+//!
+//! Outside every region (in the implicit field, or in no field) the reading looks for the
+//! earliest of every field's open, the implicit field's close and a Markdown fence, as
+//! transformers' `ResponseParser` looks for its delimiters at the end of a reply
+//! (`finalize`): the earliest start wins, then the longest match, then an open before a
+//! close, then the field's name. A fence wins a tie: it runs to its close as the one-pass
+//! core reads fences (`fence`), and nothing in it opens a region. Inside a region only its
+//! close is looked for; a region with none runs to the end of the reply.
+//!
+//! Each pattern's next match is kept until a region passes its start, so no text is
+//! searched twice by one pattern unless a region consumed a match of it: linear in the
+//! reply for anchors of bounded length.
+
+use std::ops::Range;
+
+use regex::bytes::Regex;
+
+use super::Template;
+use super::anchor::Pattern;
+use crate::py::{Dict, PyStr, Value};
+use crate::salvage::fence::next_fence;
+
+/// One region of a field: where it is and the text between its open and its close.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Region {
+    /// The field's index in the template.
+    pub field: usize,
+    /// From the start of its open to the end of its close (or of the reply).
+    pub span: Range<usize>,
+    /// The text between them.
+    pub body: Range<usize>,
+    /// The open pattern's named groups.
+    pub captures: Dict,
+    /// Whether its close was found: a region without one runs to the end of the reply.
+    pub closed: bool,
+}
+
+/// What the reading may meet outside a region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mark {
+    /// A fence: its whole range is prose.
+    Fence,
+    /// A field's open.
+    Open(usize),
+    /// The implicit field's close.
+    ImplicitClose,
+}
+
+/// The next match of one mark, kept while it lies ahead.
+#[derive(Clone, Debug)]
+struct Ahead {
+    mark: Mark,
+    /// `None` until searched; then the next match, or `Some(None)` when there is none.
+    next: Option<Option<Range<usize>>>,
+}
+
+/// Every region of `text` as `template` reads it, in text order.
+pub fn regions(text: &[u8], template: &Template) -> Vec<Region> {
+    let mut marks: Vec<Ahead> = std::iter::once(Mark::Fence)
+        .chain(
+            (0..template.fields.len())
+                .filter(|&i| template.fields[i].open.is_some())
+                .map(Mark::Open),
+        )
+        .chain(implicit_close(template).map(|_| Mark::ImplicitClose))
+        .map(|mark| Ahead { mark, next: None })
+        .collect();
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while let Some((mark, found)) = earliest(text, pos, template, &mut marks) {
+        match mark {
+            Mark::Fence => pos = found.end,
+            // A zero-width close makes no progress: transformers stops reading there.
+            Mark::ImplicitClose if found.is_empty() => break,
+            Mark::ImplicitClose => pos = found.end,
+            Mark::Open(field) => {
+                let Some(open) = &template.fields[field].open else {
+                    break;
+                };
+                let region = region(text, template, (field, &open.0), found);
+                if region.span.is_empty() {
+                    break;
+                }
+                pos = region.span.end;
+                out.push(region);
+            }
+        }
+    }
+    out
+}
+
+/// The implicit field's close pattern, if it has one.
+fn implicit_close(template: &Template) -> Option<&Pattern> {
+    template.fields[template.implicit?].close.as_ref()
+}
+
+/// The mark whose next match from `pos` comes first, by transformers' order.
+fn earliest(
+    text: &[u8],
+    pos: usize,
+    template: &Template,
+    marks: &mut [Ahead],
+) -> Option<(Mark, Range<usize>)> {
+    let mut best: Option<(Mark, Range<usize>)> = None;
+    for ahead in marks.iter_mut() {
+        let kept = |next: &Option<Range<usize>>| next.as_ref().is_none_or(|m| m.start >= pos);
+        if ahead.next.as_ref().is_none_or(|next| !kept(next)) {
+            ahead.next = Some(search(text, pos, template, ahead.mark));
+        }
+        let Some(Some(found)) = &ahead.next else {
+            continue;
+        };
+        let key = |(mark, m): &(Mark, Range<usize>)| order_key(template, *mark, m);
+        let candidate = (ahead.mark, found.clone());
+        if best.as_ref().is_none_or(|b| key(&candidate) < key(b)) {
+            best = Some(candidate);
+        }
+    }
+    best
+}
+
+/// The order transformers picks a delimiter in: earliest start, longest, opens before
+/// closes, then by field name; a fence before anything starting with it.
+fn order_key<'t>(
+    template: &'t Template,
+    mark: Mark,
+    m: &Range<usize>,
+) -> (usize, u8, std::cmp::Reverse<usize>, u8, &'t str) {
+    let (rank, kind, name) = match mark {
+        Mark::Fence => (0, 0, ""),
+        Mark::Open(field) => (1, 0, template.names[field].as_str()),
+        Mark::ImplicitClose => (1, 1, ""),
+    };
+    (m.start, rank, std::cmp::Reverse(m.len()), kind, name)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times `search` ran: what the linearity test counts.
+    static SEARCHES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The next match of `mark` at or after `pos`.
+fn search(text: &[u8], pos: usize, template: &Template, mark: Mark) -> Option<Range<usize>> {
+    #[cfg(test)]
+    SEARCHES.with(|n| n.set(n.get() + 1));
+    let found = |regex: &Regex| regex.find_at(text, pos).map(|m| m.range());
+    match mark {
+        Mark::Fence => next_fence(text, pos),
+        Mark::Open(field) => found(&template.fields[field].open.as_ref()?.0),
+        Mark::ImplicitClose => found(&implicit_close(template)?.0),
+    }
+}
+
+/// The region of `field` whose open `pattern` matched at `open`: to its close, or to the
+/// end of the reply.
+fn region(
+    text: &[u8],
+    template: &Template,
+    (field, pattern): (usize, &Regex),
+    open: Range<usize>,
+) -> Region {
+    let captures = captures(pattern, text, open.start);
+    let close = template.fields[field]
+        .close
+        .as_ref()
+        .and_then(|close| close.0.find_at(text, open.end))
+        .map(|m| m.range());
+    let (body_end, end) = close
+        .clone()
+        .map_or((text.len(), text.len()), |c| (c.start, c.end));
+    Region {
+        field,
+        span: open.start..end,
+        body: open.end..body_end,
+        captures,
+        closed: close.is_some(),
+    }
+}
+
+/// The named groups of `pattern`'s match at `start`.
+fn captures(pattern: &Regex, text: &[u8], start: usize) -> Dict {
+    let mut out = Dict::default();
+    if pattern.capture_names().flatten().next().is_none() {
+        return out;
+    }
+    let Some(groups) = pattern.captures_at(text, start) else {
+        return out;
+    };
+    for name in pattern.capture_names().flatten() {
+        if let Some(group) = groups.name(name) {
+            let value = PyStr::from_generalized_utf8(group.as_bytes());
+            out.insert(PyStr::from(name), Value::Str(value));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn template(json: &str) -> Template {
+        Template::from_json(json).unwrap()
+    }
+
+    const TAGS: &str = r#"{"fields": {
+        "reasoning_content": {"open": "<think>", "close": "</think>"},
+        "tool_calls": {"open": "<call>", "close": "</call>", "content": "json"},
+        "content": {"close": "<end>"}
+    }}"#;
+
+    fn spans(text: &str, template: &Template) -> Vec<(String, &'static str)> {
+        regions(text.as_bytes(), template)
+            .into_iter()
+            .map(|r| {
+                let name = match template.names[r.field].as_str() {
+                    "tool_calls" => "calls",
+                    "reasoning_content" => "reasoning",
+                    _ => "other",
+                };
+                (text[r.body].to_string(), name)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn regions_come_in_text_order_and_never_nest() {
+        let t = template(TAGS);
+        let text = "a<think>x<call>no</call></think>b<call>1</call><call>2";
+        let found = spans(text, &t);
+        let bodies = [
+            ("x<call>no</call>", "reasoning"),
+            ("1", "calls"),
+            ("2", "calls"),
+        ];
+        assert_eq!(found, bodies.map(|(b, n)| (b.to_string(), n)));
+    }
+
+    #[test]
+    fn nothing_in_a_fence_opens_a_region() {
+        let t = template(TAGS);
+        let text =
+            "```\n<call>1</call>\n```\n~~~~<call>2</call>~~~<call>3</call>~~~~<call>4</call>";
+        assert_eq!(spans(text, &t), [("4".to_string(), "calls")]);
+    }
+
+    #[test]
+    fn a_fence_inside_a_region_is_the_regions_text() {
+        let t = template(TAGS);
+        let text = "<call>```</call><call>2</call>";
+        assert_eq!(spans(text, &t).len(), 2);
+    }
+
+    #[test]
+    fn the_implicit_close_consumes_its_text() {
+        let t = template(TAGS);
+        assert_eq!(spans("x<en<end><call>1</call>", &t).len(), 1);
+    }
+
+    #[test]
+    fn ties_go_to_the_longest_match_then_opens_then_names() {
+        let t = template(
+            r#"{"fields": {
+                "tool_calls": {"open": ["<c", "<call>"], "close": "</c>"},
+                "b": {"open": "<c", "close": "</b>"}
+            }}"#,
+        );
+        let found = regions(b"<call>x</c>", &t);
+        assert_eq!(t.names[found[0].field], "tool_calls");
+        assert_eq!(found[0].body, 6..7);
+        let found = regions(b"<cx</b>", &t);
+        assert_eq!(t.names[found[0].field], "b");
+    }
+
+    #[test]
+    fn zero_width_anchors_end_the_reading_instead_of_looping() {
+        let t =
+            template(r#"{"fields": {"tool_calls": {"open_pattern": "", "close_pattern": ""}}}"#);
+        assert!(regions(b"abc", &t).is_empty());
+        let t = template(
+            r#"{"fields": {"tool_calls": {"open": "<c>"}, "content": {"close_pattern": "^"}}}"#,
+        );
+        assert!(regions(b"a<c>1", &t).is_empty());
+        assert_eq!(regions(b"<c>1", &t).len(), 1);
+    }
+
+    #[test]
+    fn captures_are_the_open_patterns_named_groups() {
+        let t = template(
+            r#"{"fields": {"tool_calls": {"open_pattern": "<(?P<name>\\w+)>", "close": "</>",
+               "transform": {"name": "{name}"}}}}"#,
+        );
+        let found = regions("<héllo>1</>".as_bytes(), &t);
+        let name = found[0].captures.get(&PyStr::from("name")).cloned();
+        assert!(matches!(name, Some(Value::Str(s)) if s.as_str() == Some("héllo")));
+    }
+
+    /// A mark whose next match lies ahead is not searched for again: the searches a reading
+    /// makes grow with the regions it finds, never with the regions times the marks far
+    /// ahead (which would search the text again at every region).
+    #[test]
+    fn a_mark_far_ahead_is_searched_for_once() {
+        let t = template(TAGS);
+        let mut text = "<call>1</call>".repeat(2000);
+        text.push_str("<think>x</think>");
+        SEARCHES.with(|n| n.set(0));
+        let found = regions(text.as_bytes(), &t);
+        assert_eq!(found.len(), 2001);
+        // The fence and `<end>` once each, `<call>` once per region and once more to find
+        // none, `<think>` once to find it and once past it.
+        assert_eq!(SEARCHES.with(|n| n.get()), 2 + 2001 + 2);
+    }
+}
