@@ -14,7 +14,8 @@ pub fn protocol(data: &[u8]) {
     let silent = line.iter().all(u8::is_ascii_whitespace) || is_stop(line);
     for profile in crate::PROFILES {
         let mut output = Vec::new();
-        serve(profile, input.as_slice(), &mut output).expect("serving from memory cannot fail");
+        serve((profile, None), input.as_slice(), &mut output)
+            .expect("serving from memory cannot fail");
         let answers: Vec<&[u8]> = output.split_inclusive(|&b| b == b'\n').collect();
         assert_eq!(answers.len(), usize::from(!silent), "answers to {line:?}");
         for answer in answers {

@@ -66,11 +66,15 @@ pub fn cases() -> Vec<Case> {
     });
     let dialects = Dialect::ALL.into_iter().flat_map(|dialect| {
         forms(dialect).iter().filter_map(move |(form, content)| {
-            let input = Value::dict([
+            let mut input = vec![
                 ("content", Value::str(content)),
                 ("tools", Value::List(vec![Value::str("get_weather")])),
                 ("adapter", Value::str("ollama")),
-            ]);
+            ];
+            if dialect == Dialect::Template {
+                input.push(("template", Value::str(form)));
+            }
+            let input = Value::dict(input);
             let id = format!("{DIALECT_PREFIX}{}/{form}", dialect.name());
             let mut case = case(id, "salvage", input, &[dialect.name()], DIALECT_DESCRIPTION)?;
             case.forms = vec![(*form).to_owned()];

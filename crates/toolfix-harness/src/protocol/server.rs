@@ -8,16 +8,22 @@ use super::ops;
 use super::wire::{decode_line, encode_line};
 use toolfix::Profile;
 use toolfix::py::Value;
+use toolfix::salvage::template::Template;
 
 /// Serves requests from `input` until `stop` or the end of input, answering on `output`
-/// one flushed line per request. Only I/O errors end it early.
-pub fn serve(profile: Profile, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+/// one flushed line per request, every salvage request's reply read as `template`
+/// declares when one is given (and the request names none). Only I/O errors end it early.
+pub fn serve(
+    (profile, template): (Profile, Option<&Template>),
+    input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
     for line in input.split(b'\n') {
         let line = line?;
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let Some(answer) = answer(profile, &line) else {
+        let Some(answer) = answer((profile, template), &line) else {
             return Ok(());
         };
         output.write_all(encode_line(&answer).as_bytes())?;
@@ -28,7 +34,7 @@ pub fn serve(profile: Profile, input: impl BufRead, mut output: impl Write) -> i
 }
 
 /// The answer to one request line, or `None` for `stop`.
-fn answer(profile: Profile, line: &[u8]) -> Option<Value> {
+fn answer((profile, template): (Profile, Option<&Template>), line: &[u8]) -> Option<Value> {
     let decoded = match decode_line(line) {
         Ok(value) => value,
         Err(message) => return Some(Answer::Errored(message).to_value(None)),
@@ -37,7 +43,8 @@ fn answer(profile: Profile, line: &[u8]) -> Option<Value> {
         Ok(Request::Stop) => None,
         Ok(Request::Hello { .. }) => Some(hello(profile)),
         Ok(Request::Run { seq, op, input }) => {
-            Some(ops::run(&op, &input, profile).to_value(Some(&seq)))
+            let answer = ops::run_with_template(&op, &input, profile, template);
+            Some(answer.to_value(Some(&seq)))
         }
         Err(bad) => Some(Answer::Errored(bad.message).to_value(bad.seq.as_ref())),
     }
@@ -54,7 +61,7 @@ mod tests {
 
     fn session(profile: Profile, input: &str) -> Vec<String> {
         let mut out = Vec::new();
-        serve(profile, input.as_bytes(), &mut out).unwrap();
+        serve((profile, None), input.as_bytes(), &mut out).unwrap();
         String::from_utf8(out)
             .unwrap()
             .lines()

@@ -570,7 +570,7 @@ fn parse_case(id: &str, case: RawCase) -> Result<Case, String> {
     Ok(Case {
         id: id.to_owned(),
         op: op.clone(),
-        input: input(&case, spec)?,
+        input: with_template(input(&case, spec)?, &dialects, &forms)?,
         tags: case.tags.clone().unwrap_or_default(),
         dialects,
         forms,
@@ -582,6 +582,26 @@ fn parse_case(id: &str, case: RawCase) -> Result<Case, String> {
         documented: case.documented.clone(),
         expectations: expectations(&case, spec, level)?,
     })
+}
+
+/// A case of dialect `template` is written in the format of one shipped template, its
+/// form: the input names it (`template`), so the implementation reads the reply as that
+/// template declares (docs/protocol.md, op `salvage`).
+fn with_template(input: Value, dialects: &[String], forms: &[String]) -> Result<Value, String> {
+    let template = Dialect::Template.name();
+    if dialects.iter().all(|d| d != template) {
+        return Ok(input);
+    }
+    let ([_], [form]) = (dialects, forms) else {
+        return Err(format!(
+            "a case of dialect {template} has it as its one dialect and names one form: the template"
+        ));
+    };
+    let Value::Dict(mut dict) = input else {
+        return Ok(input);
+    };
+    dict.insert(PyStr::from("template"), Value::str(form));
+    Ok(Value::Dict(dict))
 }
 
 /// The `form` key: documented forms (`suite::forms`) of the case's one dialect, each

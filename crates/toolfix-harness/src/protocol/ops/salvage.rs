@@ -5,19 +5,25 @@ use crate::protocol::wire::one_key;
 use toolfix::Adapter;
 use toolfix::Profile;
 use toolfix::py::{PyStr, Value};
+use toolfix::salvage::template::{self, Template};
 use toolfix::salvage::{Allowlist, Call, Request, SalvageError, salvage_under};
 
-/// Reads the input, salvages, and shapes `{"calls": …}` or `{"error": …}`.
-pub fn run(input: &Value, profile: Profile) -> Result<Value, String> {
-    let fields = Fields::of(input, "input")?.only(&["content", "tools", "adapter"])?;
+/// Reads the input, salvages (as the input's template declares, else as `default` does,
+/// else by the built-in dialects), and shapes `{"calls": …}` or `{"error": …}`.
+pub fn run(input: &Value, profile: Profile, default: Option<&Template>) -> Result<Value, String> {
+    let fields = Fields::of(input, "input")?.only(&["content", "tools", "adapter", "template"])?;
     let content = fields.py_str("content")?;
     let entries = tool_entries(fields.list("tools")?);
     let adapter: Adapter = fields.parse("adapter")?;
-    Ok(match recover(content, &entries, adapter, profile) {
-        Ok(calls) if calls.is_empty() => one_key("calls", Value::None),
-        Ok(calls) => one_key("calls", Value::List(calls.iter().map(call_value).collect())),
-        Err(e) => one_key("error", Value::str(&e.to_string())),
-    })
+    let named = template_of(&fields, profile)?;
+    let template = named.as_ref().or(default);
+    Ok(
+        match recover(content, &entries, adapter, (profile, template)) {
+            Ok(calls) if calls.is_empty() => one_key("calls", Value::None),
+            Ok(calls) => one_key("calls", Value::List(calls.iter().map(call_value).collect())),
+            Err(e) => one_key("error", Value::str(&e.to_string())),
+        },
+    )
 }
 
 /// The tool list as the adapter receives it: a name becomes an OpenAI tool entry, any
@@ -41,19 +47,44 @@ pub fn tool_entries(tools: &[Value]) -> Vec<Value> {
         .collect()
 }
 
+/// The shipped template the input names (`template`), read under `strict` and
+/// `portable`; `praisonai` reproduces the real package, which reads no template, and
+/// ignores it.
+pub fn template_of(fields: &Fields<'_>, profile: Profile) -> Result<Option<Template>, String> {
+    let Some(name) = fields.get("template") else {
+        return Ok(None);
+    };
+    let name = name
+        .as_py_str()
+        .and_then(PyStr::as_str)
+        .ok_or("template must be a string")?;
+    if profile == Profile::PraisonAi {
+        return Ok(None);
+    }
+    Template::shipped(name).map(Some).ok_or_else(|| {
+        let shipped = Template::SHIPPED.join(", ");
+        format!("unknown template {name:?}: toolfix ships {shipped}")
+    })
+}
+
 /// The real package's order of checks: the adapter gate, then empty content or tools,
-/// then the allowlist (which can raise on malformed entries), then the salvage.
-fn recover(
+/// then the allowlist (which can raise on malformed entries), then the salvage, as the
+/// template declares when one is given.
+pub fn recover(
     content: &PyStr,
     entries: &[Value],
     adapter: Adapter,
-    profile: Profile,
+    (profile, template): (Profile, Option<&Template>),
 ) -> Result<Vec<Call>, SalvageError> {
     if !adapter.policy().salvages_text || content.is_empty() || entries.is_empty() {
         return Ok(Vec::new());
     }
     let tools = Allowlist::from_tool_entries_under(entries, profile)?;
-    salvage_under(&Request::new(content, &tools).adapter(adapter), profile)
+    let request = Request::new(content, &tools).adapter(adapter);
+    match template {
+        Some(template) => Ok(template::salvage(&request, template)),
+        None => salvage_under(&request, profile),
+    }
 }
 
 /// `{"name": V, "arguments": S}`.

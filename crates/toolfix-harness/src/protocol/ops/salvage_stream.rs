@@ -5,17 +5,22 @@
 //! `{"calls": null | [{"name", "arguments", "after_chunk": I}, …], "content": S}`, where
 //! `after_chunk` is `len(chunks)` for a call emitted at the end of the stream, or
 //! `{"error": S}` when salvage raises (under `praisonai`, at the end of the stream).
+//!
+//! With a `template`, the reply is read as the template declares once it is whole: every
+//! call is emitted at the end of the stream, and the content is the reply without them.
 
-use super::salvage::{call_value, tool_entries};
+use super::salvage::{call_value, recover, template_of, tool_entries};
 use crate::protocol::fields::Fields;
 use crate::protocol::wire::one_key;
 use toolfix::py::{PyStr, Value};
+use toolfix::salvage::template::Template;
 use toolfix::salvage::{Allowlist, Call, Event, SalvageError, StreamUnder};
 use toolfix::{Adapter, Profile};
 
-/// Reads the input, streams the chunks, and shapes the output.
-pub fn run(input: &Value, profile: Profile) -> Result<Value, String> {
-    let fields = Fields::of(input, "input")?.only(&["chunks", "tools", "adapter"])?;
+/// Reads the input, streams the chunks (read as the input's template declares, else as
+/// `default` does), and shapes the output.
+pub fn run(input: &Value, profile: Profile, default: Option<&Template>) -> Result<Value, String> {
+    let fields = Fields::of(input, "input")?.only(&["chunks", "tools", "adapter", "template"])?;
     let chunks = fields
         .list("chunks")?
         .iter()
@@ -23,7 +28,12 @@ pub fn run(input: &Value, profile: Profile) -> Result<Value, String> {
         .collect::<Result<Vec<&PyStr>, _>>()?;
     let entries = tool_entries(fields.list("tools")?);
     let adapter: Adapter = fields.parse("adapter")?;
-    Ok(match stream(&chunks, &entries, adapter, profile) {
+    let named = template_of(&fields, profile)?;
+    let outcome = match named.as_ref().or(default) {
+        Some(template) => whole(&chunks, &entries, adapter, (profile, template)),
+        None => stream(&chunks, &entries, adapter, profile),
+    };
+    Ok(match outcome {
         Ok((calls, content)) => Value::dict([("calls", calls), ("content", Value::Str(content))]),
         Err(e) => one_key("error", Value::str(&e.to_string())),
     })
@@ -57,6 +67,37 @@ fn stream(
     };
     // Slices of the chunks at code point boundaries: generalized UTF-8, so this holds.
     let content = PyStr::from_surrogatepass(&content).unwrap_or_default();
+    Ok((calls, content))
+}
+
+/// The calls and content of a reply read as `template` declares, once it is whole.
+fn whole(
+    chunks: &[&PyStr],
+    entries: &[Value],
+    adapter: Adapter,
+    (profile, template): (Profile, &Template),
+) -> Result<(Value, PyStr), SalvageError> {
+    let mut reply = PyStr::new();
+    chunks.iter().for_each(|chunk| reply.push_py(chunk));
+    let calls = recover(&reply, entries, adapter, (profile, Some(template)))?;
+    let mut content = Vec::new();
+    let mut at = 0;
+    // Calls of one region share its span: each region is cut out once.
+    for span in calls.iter().map(Call::span) {
+        if span.start >= at {
+            content.extend_from_slice(&reply.as_bytes()[at..span.start]);
+            at = span.end;
+        }
+    }
+    content.extend_from_slice(&reply.as_bytes()[at..]);
+    let content = PyStr::from_surrogatepass(&content).unwrap_or_default();
+    let calls = match calls.is_empty() {
+        true => Value::None,
+        false => {
+            let at_end = |call: &Call| streamed(&(call.clone(), chunks.len()));
+            Value::List(calls.iter().map(at_end).collect())
+        }
+    };
     Ok((calls, content))
 }
 
