@@ -2,68 +2,22 @@
 //! call of each, what a case's `form` key names, and what a driver's `forms` declaration
 //! picks from (`docs/protocol.md`).
 
-use toolfix::Dialect;
+use std::sync::OnceLock;
 
-/// The forms of dialect `template`: one per template toolfix ships
-/// (`toolfix::salvage::template::Template::SHIPPED`), each named as the template is.
-const TEMPLATE_FORMS: &[Form] = &[
-    (
-        "beam",
-        "<|start|>assistant to=get_weather<|channel|>analysis <|constrain|>xml<|message|><rfl:parameter name=\"city\">\nParis\n</rfl:parameter><|call|>",
-    ),
-    (
-        "cohere_command4",
-        "<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}\n]<|END_ACTION|>",
-    ),
-    (
-        "dots",
-        "<dots_function_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>\n</dots_function_call>",
-    ),
-    (
-        "gigachat3",
-        "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</s>",
-    ),
-    (
-        "hunyuan",
-        "<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>\n</tool_calls>",
-    ),
-    (
-        "inkling",
-        "<|message_model|>get_weather<|content_invoke_tool_json|>{\"name\":\"get_weather\",\"args\":{\"city\":\"Paris\"}}<|end_message|>",
-    ),
-    (
-        "interns1",
-        "<|action_start|> <|plugin|>\n{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}<|action_end|>",
-    ),
-    (
-        "iquest_q1",
-        "<iquest_tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></iquest_tool_call>",
-    ),
-    (
-        "k2_horizon",
-        "<ifm|tool_calls>\n<ifm|tool_call>get_weather\n<ifm|arg_key>city</ifm|arg_key>\n<ifm|arg_value>Paris</ifm|arg_value>\n</ifm|tool_call>\n</ifm|tool_calls>",
-    ),
-    (
-        "kimi_k3",
-        "<|open|>tools<|sep|><|open|>call tool=\"get_weather\" index=\"1\"<|sep|><|open|>argument key=\"city\" type=\"string\"<|sep|>Paris<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>",
-    ),
-    (
-        "minicpm5",
-        "<function name=\"get_weather\"><param name=\"city\">Paris</param></function>",
-    ),
-    (
-        "minimax-m3",
-        "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"get_weather\">\n]<]minimax[>[<city>Paris]<]minimax[>[</city>\n]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>",
-    ),
-    (
-        "muse",
-        "<|start|>assistant to=functions.get_weather<|message|><atem:function_calls>\n<atem:invoke name=\"get_weather\"><atem:parameter name=\"city\">Paris</atem:parameter></atem:invoke>\n</atem:function_calls><|eom|>",
-    ),
-    (
-        "step3",
-        "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"get_weather\"><steptml:parameter name=\"city\">Paris</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
-    ),
-];
+use toolfix::Dialect;
+use toolfix::salvage::template::Template;
+
+/// The forms of dialect `template`: one per template toolfix ships, named as the template
+/// is, its reply the template's own example (`Template::example`).
+fn template_forms() -> &'static [Form] {
+    static FORMS: OnceLock<Vec<Form>> = OnceLock::new();
+    FORMS.get_or_init(|| {
+        Template::SHIPPED
+            .iter()
+            .filter_map(|name| Some((*name, Template::example(name)?)))
+            .collect()
+    })
+}
 
 /// One documented form of a dialect: its name in check ids and a reply holding one
 /// well-formed `get_weather(city="Paris")` call written that way.
@@ -235,7 +189,7 @@ pub fn forms(dialect: Dialect) -> &'static [Form] {
                 r#"<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]<|/tool_call|>"#,
             ),
         ],
-        Dialect::Template => TEMPLATE_FORMS,
+        Dialect::Template => template_forms(),
         _ => &[],
     }
 }
@@ -262,8 +216,8 @@ mod tests {
     /// Every shipped template is a form of dialect `template`, and nothing else is.
     #[test]
     fn the_template_forms_are_the_shipped_templates() {
-        let names: Vec<&str> = TEMPLATE_FORMS.iter().map(|(name, _)| *name).collect();
-        assert_eq!(names, toolfix::salvage::template::Template::SHIPPED);
+        let names: Vec<&str> = template_forms().iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, Template::SHIPPED);
     }
 
     /// `docs/protocol.md`'s dialect table has a row for every dialect, naming its forms.

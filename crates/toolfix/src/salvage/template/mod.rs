@@ -115,6 +115,13 @@ impl Template {
         shipped::text(name).map(|text| Template::from_json(text).expect("a shipped template loads"))
     }
 
+    /// One reply holding one call, `get_weather(city="Paris")`, written in the format of
+    /// the shipped template `name`: what the format looks like, for a reader, a smoke
+    /// check or a benchmark.
+    pub fn example(name: &str) -> Option<&'static str> {
+        shipped::example(name)
+    }
+
     /// Reads a template from JSON text: a `response_template` object, or a tokenizer
     /// config (`tokenizer_config.json`) that holds one under that key.
     ///
@@ -147,7 +154,7 @@ pub fn salvage(request: &Request<'_>, template: &Template) -> Vec<Call> {
             continue;
         }
         let body = &text[region.body.clone()];
-        let Some(value) = shape::value(field, body, &region.captures) else {
+        let Some(value) = shape::value(field, body, region.captures) else {
             continue;
         };
         for (name, args) in shape::calls(value) {
@@ -194,10 +201,12 @@ mod tests {
     use proptest::prelude::*;
 
     /// Pieces a reply is made of: the literal texts a template is written with (its JSON
-    /// split at quotes, so every marker and pattern fragment is one), fences, reasoning
-    /// tags, JSON and prose.
-    fn pieces(template: &str) -> Vec<String> {
+    /// split at quotes, so every marker and pattern fragment is one), its example call
+    /// whole and cut at each tag, fences, reasoning tags, JSON and prose.
+    fn pieces(template: &str, example: &str) -> Vec<String> {
         let mut out: Vec<String> = template.split('"').map(str::to_owned).collect();
+        out.extend(example.split_inclusive('>').map(str::to_owned));
+        out.extend([example.to_owned(), example.to_owned()]);
         let common = [
             "```",
             "~~~",
@@ -214,8 +223,11 @@ mod tests {
         out
     }
 
-    fn reply(template: &'static str) -> impl Strategy<Value = String> {
-        let pieces = pieces(template);
+    fn reply(name: &'static str) -> impl Strategy<Value = String> {
+        let pieces = pieces(
+            shipped::text(name).unwrap(),
+            shipped::example(name).unwrap(),
+        );
         prop::collection::vec(prop::sample::select(pieces), 0..40).prop_map(|p| p.concat())
     }
 
@@ -274,7 +286,7 @@ mod tests {
         #[test]
         fn every_shipped_template_reads_any_reply_in_order(
             (name, text) in prop::sample::select(Template::SHIPPED.to_vec())
-                .prop_flat_map(|name| (Just(name), reply(shipped::text(name).unwrap())))
+                .prop_flat_map(|name| (Just(name), reply(name)))
         ) {
             let template = Template::shipped(name).unwrap();
             let tools = Allowlist::new(["get_weather", "a"]);

@@ -2,25 +2,79 @@
 //! declared as data (`shipped/NAME.json`), each learned from the family's chat template and
 //! checked against the engine's own parser (`scripts/template_differential.py`).
 
-/// Each shipped template's name and JSON text, by name.
-const TEMPLATES: &[(&str, &str)] = &[
-    ("beam", include_str!("shipped/beam.json")),
+/// Each shipped template's name, JSON text and example: one reply holding one call,
+/// `get_weather(city="Paris")`, written as the model family writes it.
+const TEMPLATES: &[(&str, &str, &str)] = &[
+    (
+        "beam",
+        include_str!("shipped/beam.json"),
+        include_str!("shipped/beam.txt"),
+    ),
     (
         "cohere_command4",
         include_str!("shipped/cohere_command4.json"),
+        include_str!("shipped/cohere_command4.txt"),
     ),
-    ("dots", include_str!("shipped/dots.json")),
-    ("gigachat3", include_str!("shipped/gigachat3.json")),
-    ("hunyuan", include_str!("shipped/hunyuan.json")),
-    ("inkling", include_str!("shipped/inkling.json")),
-    ("interns1", include_str!("shipped/interns1.json")),
-    ("iquest_q1", include_str!("shipped/iquest_q1.json")),
-    ("k2_horizon", include_str!("shipped/k2_horizon.json")),
-    ("kimi_k3", include_str!("shipped/kimi_k3.json")),
-    ("minicpm5", include_str!("shipped/minicpm5.json")),
-    ("minimax-m3", include_str!("shipped/minimax-m3.json")),
-    ("muse", include_str!("shipped/muse.json")),
-    ("step3", include_str!("shipped/step3.json")),
+    (
+        "dots",
+        include_str!("shipped/dots.json"),
+        include_str!("shipped/dots.txt"),
+    ),
+    (
+        "gigachat3",
+        include_str!("shipped/gigachat3.json"),
+        include_str!("shipped/gigachat3.txt"),
+    ),
+    (
+        "hunyuan",
+        include_str!("shipped/hunyuan.json"),
+        include_str!("shipped/hunyuan.txt"),
+    ),
+    (
+        "inkling",
+        include_str!("shipped/inkling.json"),
+        include_str!("shipped/inkling.txt"),
+    ),
+    (
+        "interns1",
+        include_str!("shipped/interns1.json"),
+        include_str!("shipped/interns1.txt"),
+    ),
+    (
+        "iquest_q1",
+        include_str!("shipped/iquest_q1.json"),
+        include_str!("shipped/iquest_q1.txt"),
+    ),
+    (
+        "k2_horizon",
+        include_str!("shipped/k2_horizon.json"),
+        include_str!("shipped/k2_horizon.txt"),
+    ),
+    (
+        "kimi_k3",
+        include_str!("shipped/kimi_k3.json"),
+        include_str!("shipped/kimi_k3.txt"),
+    ),
+    (
+        "minicpm5",
+        include_str!("shipped/minicpm5.json"),
+        include_str!("shipped/minicpm5.txt"),
+    ),
+    (
+        "minimax-m3",
+        include_str!("shipped/minimax-m3.json"),
+        include_str!("shipped/minimax-m3.txt"),
+    ),
+    (
+        "muse",
+        include_str!("shipped/muse.json"),
+        include_str!("shipped/muse.txt"),
+    ),
+    (
+        "step3",
+        include_str!("shipped/step3.json"),
+        include_str!("shipped/step3.txt"),
+    ),
 ];
 
 /// The names of [`TEMPLATES`], in order.
@@ -36,10 +90,12 @@ pub const NAMES: &[&str] = &{
 
 /// The JSON text of the template named `name`.
 pub fn text(name: &str) -> Option<&'static str> {
-    TEMPLATES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, text)| *text)
+    TEMPLATES.iter().find(|t| t.0 == name).map(|t| t.1)
+}
+
+/// The example reply of the template named `name`.
+pub fn example(name: &str) -> Option<&'static str> {
+    TEMPLATES.iter().find(|t| t.0 == name).map(|t| t.2)
 }
 
 #[cfg(test)]
@@ -48,11 +104,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_shipped_template_loads_and_is_listed_once() {
+    fn every_shipped_template_loads_and_reads_its_example() {
         for (i, name) in NAMES.iter().enumerate() {
             assert!(!NAMES[..i].contains(name), "{name} twice");
             let loaded = Template::from_json(text(name).unwrap());
             assert!(loaded.is_ok(), "{name}: {:?}", loaded.err());
+            let tools = crate::salvage::Allowlist::new(["get_weather"]);
+            let reply = crate::salvage::Request::new(example(name).unwrap(), &tools);
+            let calls = super::super::salvage(&reply, &loaded.unwrap());
+            assert_eq!(calls.len(), 1, "{name}: its example");
+            assert_eq!(
+                calls[0].arguments_text().as_str(),
+                Some(r#"{"city": "Paris"}"#)
+            );
         }
     }
 }
