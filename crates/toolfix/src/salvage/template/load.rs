@@ -104,6 +104,7 @@ impl TryFrom<WrittenField> for Field {
             return Err("transform_each is set but no transform was provided".into());
         }
         let transform = written.transform.as_ref().map(Shape::new).transpose()?;
+        let transform = transform.map(Shape::counted);
         let captured = [&open, &close]
             .into_iter()
             .flatten()

@@ -15,8 +15,9 @@ pub enum Shape {
     Dict(Vec<(PyStr, Shape)>),
     /// A list of shapes.
     List(Vec<Shape>),
-    /// `{root.key.key}`: a capture or the parsed content, and keys into it.
-    Placeholder(Vec<String>),
+    /// `{root.key.key}`: a capture or the parsed content, and keys into it; `once` when it
+    /// is the only placeholder of its root, whose value is then moved out, not copied.
+    Placeholder { path: Vec<String>, once: bool },
     /// Anything else, as written.
     Literal(Value),
 }
@@ -35,7 +36,7 @@ impl Shape {
                 Shape::List(items.iter().map(Shape::new).collect::<Result<_, _>>()?)
             }
             serde_json::Value::String(s) => match placeholder(s) {
-                Some(path) => Shape::Placeholder(path),
+                Some(path) => Shape::Placeholder { path, once: false },
                 None if holds_placeholder(s) => {
                     return Err(format!(
                         "transform string {s:?} mixes a {{placeholder}} with literal text: \
@@ -54,9 +55,32 @@ impl Shape {
         })
     }
 
+    /// The shape with each placeholder marked `once` that is its root's only one.
+    pub fn counted(mut self) -> Shape {
+        let mut roots = Vec::new();
+        self.each_placeholder(&mut |path, _| roots.push(path[0].clone()));
+        self.each_placeholder(&mut |path, once| {
+            *once = roots.iter().filter(|r| **r == path[0]).count() == 1;
+        });
+        self
+    }
+
+    /// Calls `visit` with each placeholder's path and its `once` mark.
+    fn each_placeholder(&mut self, visit: &mut impl FnMut(&[String], &mut bool)) {
+        match self {
+            Shape::Dict(pairs) => pairs
+                .iter_mut()
+                .for_each(|(_, s)| s.each_placeholder(visit)),
+            Shape::List(items) => items.iter_mut().for_each(|s| s.each_placeholder(visit)),
+            Shape::Placeholder { path, once } => visit(path, once),
+            Shape::Literal(_) => {}
+        }
+    }
+
     /// The shape filled from `scope`; `None` where transformers raises (a name not in
-    /// scope, a key into something that is not a dict or lacks it).
-    fn fill(&self, scope: &Dict) -> Option<Value> {
+    /// scope, a key into something that is not a dict or lacks it). A value named once is
+    /// moved out of the scope, not copied.
+    fn fill(&self, scope: &mut Dict) -> Option<Value> {
         Some(match self {
             Shape::Dict(pairs) => Value::Dict(
                 pairs
@@ -67,7 +91,17 @@ impl Shape {
             Shape::List(items) => {
                 Value::List(items.iter().map(|s| s.fill(scope)).collect::<Option<_>>()?)
             }
-            Shape::Placeholder(path) => {
+            Shape::Placeholder { path, once: true } => {
+                let mut value = scope.swap_remove(&PyStr::from(path[0].as_str()))?;
+                for key in &path[1..] {
+                    let Value::Dict(mut dict) = value else {
+                        return None;
+                    };
+                    value = dict.swap_remove(&PyStr::from(key.as_str()))?;
+                }
+                value
+            }
+            Shape::Placeholder { path, once: false } => {
                 let mut value = scope.get(&PyStr::from(path[0].as_str()))?;
                 for key in &path[1..] {
                     value = value.as_dict()?.get(&PyStr::from(key.as_str()))?;
@@ -98,23 +132,25 @@ fn holds_placeholder(s: &str) -> bool {
 
 /// The value of one region of `field` whose text is `body`: parsed, then shaped with the
 /// open pattern's named `captures` in scope. `None` where transformers raises.
-pub fn value(field: &Field, body: &[u8], captures: &Dict) -> Option<Value> {
+pub fn value(field: &Field, body: &[u8], mut captures: Dict) -> Option<Value> {
     let parsed = content::parse(field.parser, &field.args, body)?;
     let Some(shape) = &field.transform else {
         return Some(parsed);
     };
     if !field.transform_each {
-        let mut scope = captures.clone();
-        scope.insert(PyStr::from("content"), parsed);
-        return shape.fill(&scope);
+        captures.insert(PyStr::from("content"), parsed);
+        return shape.fill(&mut captures);
     }
     let Value::List(items) = parsed else {
         return None;
     };
     let each = items.into_iter().map(|item| {
         let mut scope = captures.clone();
-        scope.extend(item.as_dict()?.clone());
-        shape.fill(&scope)
+        let Value::Dict(item) = item else {
+            return None;
+        };
+        scope.extend(item);
+        shape.fill(&mut scope)
     });
     each.collect::<Option<_>>().map(Value::List)
 }
@@ -128,20 +164,25 @@ pub fn calls(value: Value) -> Vec<(PyStr, Value)> {
         Value::List(items) => items,
         one => vec![one],
     };
-    elements.iter().filter_map(call).collect()
+    elements.into_iter().filter_map(call).collect()
 }
 
 /// One element as a call.
-fn call(element: &Value) -> Option<(PyStr, Value)> {
-    let function = match element.get("function") {
-        Some(function @ Value::Dict(_)) => function,
+fn call(element: Value) -> Option<(PyStr, Value)> {
+    let Value::Dict(mut element) = element else {
+        return None;
+    };
+    let mut function = match element.swap_remove(&PyStr::from("function")) {
+        Some(Value::Dict(function)) => function,
         _ => element,
     };
-    let name = function.get("name")?.as_py_str()?.clone();
-    let args = match function.get("arguments") {
+    let Some(Value::Str(name)) = function.swap_remove(&PyStr::from("name")) else {
+        return None;
+    };
+    let args = match function.swap_remove(&PyStr::from("arguments")) {
         None => Value::Dict(Dict::default()),
-        Some(Value::Str(text)) => decoded_object(text).unwrap_or(Value::Str(text.clone())),
-        Some(args @ Value::Dict(_)) => args.clone(),
+        Some(Value::Str(text)) => decoded_object(&text).unwrap_or(Value::Str(text)),
+        Some(args @ Value::Dict(_)) => args,
         Some(_) => return None,
     };
     Some((name, args))
@@ -179,9 +220,9 @@ mod tests {
                 ("arguments", Value::str("{\"a\": 1}")),
             ]),
         )]);
-        let (name, args) = call(&wrapped).unwrap();
+        let (name, args) = call(wrapped).unwrap();
         assert_eq!(name.as_str(), Some("f"));
         assert!(matches!(args, Value::Dict(_)));
-        assert!(call(&Value::dict([("name", Value::int(3))])).is_none());
+        assert!(call(Value::dict([("name", Value::int(3))])).is_none());
     }
 }
