@@ -7,6 +7,7 @@ def recover_tool_calls_from_text(
     tools: Optional[list[dict[str, Any]]],
     adapter: str = "ollama",
     profile: str = "praisonai",
+    dialect: Optional[str] = None,
 ) -> Optional[list[dict[str, Any]]]: ...
 def format_exact(
     function_name: Any,

@@ -17,6 +17,7 @@ use std::ffi::OsString;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
+use toolfix::salvage::template::{self, Template};
 use toolfix::salvage::{Allowlist, Request, salvage_under};
 use toolfix::{Adapter, Profile, PyException, Value, format_result};
 
@@ -32,16 +33,22 @@ use convert::{exact, lenient, py_str, to_py, to_py_str};
 /// `RecursionError` for payloads nested past CPython's limit (as if called from a
 /// module-level frame), `AttributeError`/`TypeError` for a malformed tool list. `strict`
 /// never raises for model output.
+///
+/// `dialect` reads the reply as a response template declares instead (docs/dialects/
+/// README.md, "Your own format"): the name of a template toolfix ships, or a template's
+/// JSON text (a `ValueError` names the line of a mistake in it); not under `praisonai`.
 #[pyfunction]
-#[pyo3(signature = (content, tools, adapter = "ollama", profile = "praisonai"))]
+#[pyo3(signature = (content, tools, adapter = "ollama", profile = "praisonai", dialect = None))]
 fn recover_tool_calls_from_text<'py>(
     py: Python<'py>,
     content: &Bound<'py, PyAny>,
     tools: &Bound<'py, PyAny>,
     adapter: &str,
     profile: &str,
+    dialect: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (adapter, profile) = (parse_adapter(adapter)?, parse_profile(profile)?);
+    let template = dialect.map(|d| parse_template(d, profile)).transpose()?;
     let salvages = adapter.policy().salvages_text;
     if !salvages || !content.is_truthy()? || !tools.is_truthy()? {
         return Ok(py.None().into_bound(py));
@@ -57,7 +64,10 @@ fn recover_tool_calls_from_text<'py>(
     let allowlist = Allowlist::from_tool_entries_under(&entries, profile).map_err(raise)?;
     let request = Request::new(&text, &allowlist).adapter(adapter);
     let calls = py
-        .detach(|| salvage_under(&request, profile))
+        .detach(|| match &template {
+            Some(template) => Ok(template::salvage(&request, template)),
+            None => salvage_under(&request, profile),
+        })
         .map_err(raise)?;
     if calls.is_empty() {
         return Ok(py.None().into_bound(py));
@@ -75,6 +85,20 @@ fn recover_tool_calls_from_text<'py>(
         out.append(entry)?;
     }
     Ok(out.into_any())
+}
+
+/// The template `dialect` names: a shipped one, or one written as JSON text.
+fn parse_template(dialect: &str, profile: Profile) -> PyResult<Template> {
+    if profile == Profile::PraisonAi {
+        let message = "dialect: profile praisonai reads only what praisonaiagents 1.7.17 reads";
+        return Err(PyValueError::new_err(message));
+    }
+    match Template::shipped(dialect) {
+        Some(template) => Ok(template),
+        None => {
+            Template::from_json(dialect).map_err(|e| PyValueError::new_err(format!("dialect: {e}")))
+        }
+    }
 }
 
 /// `adapter.format_tool_result_message(function_name, tool_result, tool_call_id)`, for a
