@@ -74,7 +74,7 @@ pub fn read_template(path: &PathBuf, profile: Profile) -> Result<Template, Strin
         .filter(|_| !path.exists())
         .and_then(Template::shipped);
     if let Some(template) = shipped {
-        return Ok(template);
+        return Ok(template.clone());
     }
     let text = std::fs::read_to_string(path).map_err(|e| {
         let names = Template::SHIPPED.join(", ");

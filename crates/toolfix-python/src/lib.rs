@@ -94,7 +94,7 @@ fn parse_template(dialect: &str, profile: Profile) -> PyResult<Template> {
         return Err(PyValueError::new_err(message));
     }
     match Template::shipped(dialect) {
-        Some(template) => Ok(template),
+        Some(template) => Ok(template.clone()),
         None => {
             Template::from_json(dialect).map_err(|e| PyValueError::new_err(format!("dialect: {e}")))
         }

@@ -15,8 +15,7 @@ pub fn run(input: &Value, profile: Profile, default: Option<&Template>) -> Resul
     let content = fields.py_str("content")?;
     let entries = tool_entries(fields.list("tools")?);
     let adapter: Adapter = fields.parse("adapter")?;
-    let named = template_of(&fields, profile)?;
-    let template = named.as_ref().or(default);
+    let template = template_of(&fields, profile)?.or(default);
     Ok(
         match recover(content, &entries, adapter, (profile, template)) {
             Ok(calls) if calls.is_empty() => one_key("calls", Value::None),
@@ -50,7 +49,10 @@ pub fn tool_entries(tools: &[Value]) -> Vec<Value> {
 /// The shipped template the input names (`template`), read under `strict` and
 /// `portable`; `praisonai` reproduces the real package, which reads no template, and
 /// ignores it.
-pub fn template_of(fields: &Fields<'_>, profile: Profile) -> Result<Option<Template>, String> {
+pub fn template_of(
+    fields: &Fields<'_>,
+    profile: Profile,
+) -> Result<Option<&'static Template>, String> {
     let Some(name) = fields.get("template") else {
         return Ok(None);
     };

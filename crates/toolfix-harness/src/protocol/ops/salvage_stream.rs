@@ -28,8 +28,7 @@ pub fn run(input: &Value, profile: Profile, default: Option<&Template>) -> Resul
         .collect::<Result<Vec<&PyStr>, _>>()?;
     let entries = tool_entries(fields.list("tools")?);
     let adapter: Adapter = fields.parse("adapter")?;
-    let named = template_of(&fields, profile)?;
-    let outcome = match named.as_ref().or(default) {
+    let outcome = match template_of(&fields, profile)?.or(default) {
         Some(template) => whole(&chunks, &entries, adapter, (profile, template)),
         None => stream(&chunks, &entries, adapter, profile),
     };

@@ -8,8 +8,8 @@ use super::anchor::Pattern;
 use crate::profile::{JsonSite, Profile};
 use crate::py::json::{dumps, loads};
 use crate::py::pystr::decode_code_point;
-use crate::py::unicode::is_word;
-use crate::py::{Dict, PyInt, PyStr, Value, is_space};
+use crate::py::unicode::{self, is_word};
+use crate::py::{Dict, PyInt, PyStr, Value};
 
 /// A content parser, by its name in the template.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -123,34 +123,9 @@ pub fn parse(parser: Parser, args: &Args, text: &[u8]) -> Option<Value> {
 /// The text, stripped of whitespace at both ends (`str.strip()`) when `args` says so.
 fn stripped<'t>(args: &Args, text: &'t [u8]) -> &'t [u8] {
     match args.strips() {
-        true => strip(text),
+        true => unicode::strip(text),
         false => text,
     }
-}
-
-/// `str.strip()`: whitespace as `str.isspace` sees it, at both ends.
-fn strip(text: &[u8]) -> &[u8] {
-    let space_at = |i: usize| {
-        decode_code_point(&text[i..])
-            .filter(|&(cp, _)| char::from_u32(cp).is_some_and(is_space))
-            .map(|(_, len)| len)
-    };
-    let mut start = 0;
-    while let Some(len) = space_at(start) {
-        start += len;
-    }
-    let mut end = text.len();
-    while end > start {
-        let mut at = end - 1;
-        while at > start && text[at] & 0xC0 == 0x80 {
-            at -= 1;
-        }
-        match space_at(at) {
-            Some(len) if at + len == end => end = at,
-            _ => break,
-        }
-    }
-    &text[start..end]
 }
 
 /// `int(text)` of ASCII digits, a sign and single underscores between digits.
@@ -398,8 +373,10 @@ mod tests {
 
     #[test]
     fn strip_is_unicode_whitespace() {
-        assert_eq!(strip("\u{3000}a\u{2003}\n".as_bytes()), b"a");
-        assert_eq!(strip(b"   "), b"");
+        let text = |t: &str| parse(Parser::Text, &Args::default(), t.as_bytes());
+        let stripped = |t: &str| text(t).and_then(|v| v.as_py_str()?.as_str().map(str::to_owned));
+        assert_eq!(stripped("\u{3000}a\u{2003}\n").as_deref(), Some("a"));
+        assert_eq!(stripped("   ").as_deref(), Some(""));
     }
 
     #[test]

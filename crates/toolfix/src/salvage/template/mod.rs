@@ -110,9 +110,10 @@ impl Template {
     /// (`--tool-call-parser`): [`Template::shipped`] gives each.
     pub const SHIPPED: &'static [&'static str] = shipped::NAMES;
 
-    /// The template toolfix ships for `name` (one of [`Template::SHIPPED`]).
-    pub fn shipped(name: &str) -> Option<Template> {
-        shipped::text(name).map(|text| Template::from_json(text).expect("a shipped template loads"))
+    /// The template toolfix ships for `name` (one of [`Template::SHIPPED`]), loaded once
+    /// per process.
+    pub fn shipped(name: &str) -> Option<&'static Template> {
+        shipped::loaded(name)
     }
 
     /// One reply holding one call, `get_weather(city="Paris")`, written in the format of
@@ -158,14 +159,9 @@ pub fn salvage(request: &Request<'_>, template: &Template) -> Vec<Call> {
             continue;
         };
         for (name, args) in shape::calls(value) {
-            if let Some(args) = offered(name, args, request.tools) {
+            if let Some(args) = offered(&name, args, request.tools) {
                 let at = (Dialect::Template, calls.len());
-                calls.push(Call::new(
-                    Value::Str(args.0),
-                    args.1,
-                    region.span.clone(),
-                    at,
-                ));
+                calls.push(Call::new(Value::Str(name), args, region.span.clone(), at));
             }
         }
     }
@@ -174,11 +170,11 @@ pub fn salvage(request: &Request<'_>, template: &Template) -> Vec<Call> {
 
 /// A call named `name` with `args`, when `name` was offered: its string arguments typed by
 /// the tool's schema, as transformers types them.
-fn offered(name: PyStr, args: Value, tools: &Allowlist) -> Option<(PyStr, Args)> {
-    if !tools.contains(&name) {
+fn offered(name: &PyStr, args: Value, tools: &Allowlist) -> Option<Args> {
+    if !tools.contains(name) {
         return None;
     }
-    let args = match (args, tools.types(&name)) {
+    let args = match (args, tools.types(name)) {
         (Value::Dict(dict), Some(types)) => Value::Dict(
             dict.into_iter()
                 .map(|(key, value)| {
@@ -192,7 +188,7 @@ fn offered(name: PyStr, args: Value, tools: &Allowlist) -> Option<(PyStr, Args)>
         ),
         (args, _) => args,
     };
-    Some((name, Args::Decoded(args)))
+    Some(Args::Decoded(args))
 }
 
 #[cfg(test)]
@@ -290,7 +286,7 @@ mod tests {
         ) {
             let template = Template::shipped(name).unwrap();
             let tools = Allowlist::new(["get_weather", "a"]);
-            let calls = salvage(&Request::new(text.as_str(), &tools), &template);
+            let calls = salvage(&Request::new(text.as_str(), &tools), template);
             for pair in calls.windows(2) {
                 let (a, b) = (pair[0].span(), pair[1].span());
                 prop_assert!(a == b || a.end <= b.start, "{name}: {a:?} then {b:?}");

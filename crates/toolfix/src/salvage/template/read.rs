@@ -75,10 +75,7 @@ pub fn regions(text: &[u8], template: &Template) -> Vec<Region> {
             Mark::ImplicitClose if found.is_empty() => break,
             Mark::ImplicitClose => pos = found.end,
             Mark::Open(field) => {
-                let Some(open) = &template.fields[field].open else {
-                    break;
-                };
-                let region = region(text, template, (field, &open.0), found);
+                let region = region(text, template, field, found);
                 if region.span.is_empty() {
                     break;
                 }
@@ -153,15 +150,11 @@ fn search(text: &[u8], pos: usize, template: &Template, mark: Mark) -> Option<Ra
     }
 }
 
-/// The region of `field` whose open `pattern` matched at `open`: to its close, or to the
-/// end of the reply.
-fn region(
-    text: &[u8],
-    template: &Template,
-    (field, pattern): (usize, &Regex),
-    open: Range<usize>,
-) -> Region {
-    let captures = captures(pattern, text, open.start);
+/// The region of `field` whose open matched at `open`: to its close, or to the end of
+/// the reply.
+fn region(text: &[u8], template: &Template, field: usize, open: Range<usize>) -> Region {
+    let pattern = template.fields[field].open.as_ref();
+    let captures = pattern.map_or_else(Dict::default, |p| captures(&p.0, text, open.start));
     let close = template.fields[field]
         .close
         .as_ref()

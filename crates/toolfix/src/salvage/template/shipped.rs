@@ -2,6 +2,10 @@
 //! declared as data (`shipped/NAME.json`), each learned from the family's chat template and
 //! checked against the engine's own parser (`scripts/template_differential.py`).
 
+use std::sync::OnceLock;
+
+use super::Template;
+
 /// Each shipped template's name, JSON text and example: one reply holding one call,
 /// `get_weather(city="Paris")`, written as the model family writes it.
 const TEMPLATES: &[(&str, &str, &str)] = &[
@@ -88,7 +92,20 @@ pub const NAMES: &[&str] = &{
     names
 };
 
-/// The JSON text of the template named `name`.
+/// The template named `name`, loaded once for the life of the process: a server or a
+/// module that reads every request with it compiles its patterns once.
+pub fn loaded(name: &str) -> Option<&'static Template> {
+    static LOADED: OnceLock<Vec<Template>> = OnceLock::new();
+    let all = LOADED.get_or_init(|| {
+        let load =
+            |t: &(&str, &str, &str)| Template::from_json(t.1).expect("a shipped template loads");
+        TEMPLATES.iter().map(load).collect()
+    });
+    TEMPLATES.iter().position(|t| t.0 == name).map(|i| &all[i])
+}
+
+/// The JSON text of the template named `name`, for the tests that build replies from it.
+#[cfg(test)]
 pub fn text(name: &str) -> Option<&'static str> {
     TEMPLATES.iter().find(|t| t.0 == name).map(|t| t.1)
 }
@@ -100,7 +117,6 @@ pub fn example(name: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Template;
     use super::*;
 
     #[test]
