@@ -274,11 +274,21 @@ fn restore_strings(text: &[u8], captured: &[Vec<u8>]) -> Vec<u8> {
 }
 
 /// `_xml_inline`: a key and a value from each match of `tag_pattern`.
+///
+/// Unlike transformers, text that no match covers (other than whitespace) makes the
+/// content unreadable: it is what is left of a cut or malformed value, and a call without
+/// it would reach the tool with an argument dropped (G4).
 fn xml_inline(args: &Args, text: &[u8]) -> Option<Value> {
     let pattern = &args.tag_pattern.as_ref()?.0;
     let has_value = pattern.capture_names().flatten().any(|n| n == "value");
     let mut out = Dict::default();
+    let mut covered = 0;
     for captures in pattern.captures_iter(text) {
+        let whole = captures.get(0)?;
+        if !is_blank(&text[covered..whole.start()]) {
+            return None;
+        }
+        covered = whole.end();
         let key = PyStr::from_generalized_utf8(captures.name("key")?.as_bytes());
         let value = match captures.name("value") {
             Some(value) => sub_parse(args, value.as_bytes())?,
@@ -287,7 +297,12 @@ fn xml_inline(args: &Args, text: &[u8]) -> Option<Value> {
         };
         insert(&mut out, key, value, args.merge_duplicates);
     }
-    Some(Value::Dict(out))
+    is_blank(&text[covered..]).then_some(Value::Dict(out))
+}
+
+/// Whether `text` is only whitespace.
+fn is_blank(text: &[u8]) -> bool {
+    unicode::strip(text).is_empty()
 }
 
 /// `_kv_lines`: a key and a value from each line that holds the separator.
@@ -369,6 +384,15 @@ mod tests {
     fn reserved_bytes_refuse_delimited_json() {
         let args = json_args(r#"{"string_delims": [["<", ">"]]}"#);
         assert!(parse(Parser::Json, &args, b"{\"a\": \"\x01\"}").is_none());
+    }
+
+    #[test]
+    fn xml_inline_text_no_tag_covers_reads_as_nothing() {
+        let args = json_args(r#"{"tag_pattern": "<(?P<key>\\w+)>(?P<value>[^<]*)</\\w+>"}"#);
+        let read = |t: &str| parse(Parser::XmlInline, &args, t.as_bytes());
+        assert!(read(" <to>ana</to>\n<body>hi</body> ").is_some());
+        // What is left of a value cut short: a call without it would drop an argument.
+        assert!(read("<to>ana</to><body>end with ").is_none());
     }
 
     #[test]

@@ -18,6 +18,8 @@ use regex::bytes::Regex;
 
 use super::Template;
 use super::anchor::Pattern;
+use crate::profile::{JsonSite, Profile};
+use crate::py::json::raw_check;
 use crate::py::{Dict, PyStr, Value};
 use crate::salvage::fence::next_fence;
 
@@ -75,7 +77,12 @@ pub fn regions(text: &[u8], template: &Template) -> Vec<Region> {
             Mark::ImplicitClose if found.is_empty() => break,
             Mark::ImplicitClose => pos = found.end,
             Mark::Open(field) => {
-                let region = region(text, template, field, found);
+                let bound = json_bound(text, template, field, &found);
+                if let Some(next) = &bound {
+                    remember(&mut marks, mark, next.clone());
+                }
+                let limit = bound.map(|next| next.map_or(text.len(), |m| m.start));
+                let region = region(text, template, field, found, limit);
                 if region.span.is_empty() {
                     break;
                 }
@@ -152,13 +159,19 @@ fn search(text: &[u8], pos: usize, template: &Template, mark: Mark) -> Option<Ra
 
 /// The region of `field` whose open matched at `open`: to its close, or to the end of
 /// the reply.
-fn region(text: &[u8], template: &Template, field: usize, open: Range<usize>) -> Region {
+fn region(
+    text: &[u8],
+    template: &Template,
+    field: usize,
+    open: Range<usize>,
+    json_limit: Option<usize>,
+) -> Region {
     let pattern = template.fields[field].open.as_ref();
     let captures = pattern.map_or_else(Dict::default, |p| captures(&p.0, text, open.start));
     let close = template.fields[field]
         .close
         .as_ref()
-        .and_then(|close| close.0.find_at(text, open.end))
+        .and_then(|close| close.0.find_at(text, close_from(text, &open, json_limit)))
         .map(|m| m.range());
     let (body_end, end) = close
         .clone()
@@ -170,6 +183,50 @@ fn region(text: &[u8], template: &Template, field: usize, open: Range<usize>) ->
         captures,
         closed: close.is_some(),
     }
+}
+
+/// For a field that reads only whole JSON, the next match of its open after the one at
+/// `open`: how far the region's JSON value may run (`close_from`). `None` for any other
+/// field.
+fn json_bound(
+    text: &[u8],
+    template: &Template,
+    field: usize,
+    open: &Range<usize>,
+) -> Option<Option<Range<usize>>> {
+    let declared = &template.fields[field];
+    declared.args.reads_only_whole(declared.parser).then(|| {
+        let after = open.end.max(open.start + 1);
+        search(text, after, template, Mark::Open(field))
+    })
+}
+
+/// `next` as the kept next match of `mark`, so the reading does not search for it again.
+fn remember(marks: &mut [Ahead], mark: Mark, next: Option<Range<usize>>) {
+    if let Some(ahead) = marks.iter_mut().find(|ahead| ahead.mark == mark) {
+        ahead.next = Some(next);
+    }
+}
+
+/// Where the close of the region whose open matched at `open` is looked for: after the
+/// JSON value its text starts with, when the field reads only whole JSON (`json_limit`,
+/// the field's next open) and the value ends before that, so that a closing token written
+/// inside a string does not cut the value (a close counts where the format's next token
+/// can follow it); otherwise right after the open, as transformers looks.
+///
+/// No other region of the field starts before its next open, so each byte is scanned as
+/// JSON at most once.
+fn close_from(text: &[u8], open: &Range<usize>, json_limit: Option<usize>) -> usize {
+    let Some(limit) = json_limit.filter(|&limit| limit > open.end) else {
+        return open.end;
+    };
+    let body = &text[..limit];
+    let blank = body[open.end..]
+        .iter()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    let limits = Profile::Strict.json_limits(JsonSite::Tag);
+    raw_check(body, open.end + blank, limits).unwrap_or(open.end)
 }
 
 /// The named groups of `pattern`'s match at `start`.
@@ -216,6 +273,25 @@ mod tests {
                 (text[r.body].to_string(), name)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_close_quoted_in_a_json_string_does_not_end_the_region() {
+        let t = template(TAGS);
+        let text = r#"<call>{"a": "x</call>y"}</call> <call>{"b": "cut</call>"#;
+        let bodies: Vec<String> = spans(text, &t).into_iter().map(|(b, _)| b).collect();
+        // The second value does not end before the reply does: its first close ends it.
+        assert_eq!(bodies, [r#"{"a": "x</call>y"}"#, r#"{"b": "cut"#]);
+    }
+
+    #[test]
+    fn a_json_value_is_looked_for_only_up_to_the_fields_next_open() {
+        let t = template(TAGS);
+        let text = r#"<call>{"a": "<call>{}</call>"}</call>"#;
+        let bodies: Vec<String> = spans(text, &t).into_iter().map(|(b, _)| b).collect();
+        // An open quoted inside the value bounds it, so the value is cut there and the
+        // first close ends the region, as transformers reads it.
+        assert_eq!(bodies, [r#"{"a": "<call>{}"#]);
     }
 
     #[test]
