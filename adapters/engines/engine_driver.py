@@ -33,7 +33,7 @@ POLICIES = {"adapters": False, "unclosed_calls": False, "lenient_json": False,
 # Every toolfix dialect (docs/protocol.md), for TOOLFIX_ENGINE_DIALECTS=all.
 ALL_DIALECTS = ["whole_json", "tool_call", "function", "bracket", "python_tag", "react",
                 "llama_json", "pythonic", "mistral", "qwen_xml", "deepseek", "glm", "kimi",
-                "harmony", "gemma", "minimax", "granite", "phi4"]
+                "harmony", "gemma", "minimax", "granite", "phi4", "template"]
 
 
 def dialects_of(table, name):

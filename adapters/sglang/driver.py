@@ -44,6 +44,9 @@ DIALECTS = {
     "poolside_v1": ["glm"], "spark25": ["glm"],
     "kimi_k2": ["kimi"], "gemma4": ["gemma"], "minimax-m2": ["minimax"],
     "gpt-oss": ["harmony"],
+    **{name: ["template"] for name in (
+        "beam", "cohere_command4", "dots", "gigachat3", "hunyuan", "inkling", "interns1",
+        "iquest_q1", "k2_horizon", "kimi_k3", "minicpm5", "minimax-m3", "muse", "step3")},
 }
 
 # The forms each detector reads of a dialect it reads only in some forms, checked with
@@ -62,6 +65,9 @@ FORMS = {
     "glm47": {"glm": ["glm-4-7"]}, "spark25": {"glm": ["glm-4-7"]},
     "gemma4": {"gemma": ["gemma-4"]},
     "gpt-oss": {"harmony": ["start-assistant"]},
+    # A detector of a format toolfix reads by a shipped template (docs/dialects/templates.md)
+    # reads that template's form, named as the detector is.
+    **{name: {"template": [name]} for name, dialects in DIALECTS.items() if dialects == ["template"]},
 }
 
 def sglang_tools(tools):
