@@ -39,6 +39,16 @@ from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionReque
 from vllm.parser import ParserManager  # noqa: E402
 from vllm.tool_parsers import ToolParserManager  # noqa: E402
 
+# The parsers of formats toolfix reads by a shipped template (docs/dialects/templates.md),
+# each with the template whose example it reads, checked with `toolfix smoke`.
+TEMPLATES = {
+    "cohere_command3": "cohere_command4", "cohere_command4": "cohere_command4", "dots": "dots",
+    "gigachat3": "gigachat3", "hy_v3": "hunyuan", "inkling": "inkling",
+    "k2_horizon": "k2_horizon", "kimi_k3": "kimi_k3", "minicpm5": "minicpm5",
+    "minimax_m3": "minimax-m3", "muse": "muse", "muse_glimmer": "muse", "musespark1x": "muse",
+    "step3": "step3",
+}
+
 # The toolfix dialects each parser reads, checked with `toolfix smoke` (README.md). A
 # parser missing here reads a format toolfix has no dialect for: it declares none.
 DIALECTS = {
@@ -55,6 +65,7 @@ DIALECTS = {
     "glm45": ["glm"], "glm47": ["glm"], "ling3": ["glm"], "poolside_v1": ["glm"],
     "kimi_k2": ["kimi"], "gemma4": ["gemma"], "functiongemma": ["gemma"],
     "minimax_m2": ["minimax"], "granite": ["granite"], "phi4_mini_json": ["phi4"],
+    **{name: ["template"] for name in TEMPLATES},
 }
 
 # The forms each parser reads of a dialect it reads only in some forms, checked with
@@ -69,6 +80,7 @@ FORMS = {
     "deepseek_v41": {"deepseek": ["v4-1"]},
     "gemma4": {"gemma": ["gemma-4"]}, "functiongemma": {"gemma": ["functiongemma"]},
     "phi4_mini_json": {"phi4": ["functools"]},
+    **{name: {"template": [template]} for name, template in TEMPLATES.items()},
 }
 
 # A marker a chat template writes as one special token: `<…>` or `[UPPER_CASE]`, no space.
