@@ -174,13 +174,6 @@ impl<'a> Payloads<'a> {
         decoded.ok()
     }
 
-    /// The JSON value at `pos` of the masked text, read no further than `bound`, and its
-    /// end; `None` when none reads there.
-    pub fn value_within(&self, pos: usize, bound: usize) -> Option<(Payload<'a>, usize)> {
-        let limits = self.profile.json_limits(JsonSite::OpenEnded);
-        read(&self.text()[..bound], pos, limits).ok()
-    }
-
     /// `value_at`, or when no value reads at `pos`, how far the payload reaches: the
     /// offset the decoder stopped at, or the end of the text when a string never closes
     /// (a reply cut inside an argument) or the value nests too deep. A dialect reserves

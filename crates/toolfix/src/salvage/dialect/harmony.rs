@@ -4,14 +4,16 @@
 //! (`<|start|>assistant to=functions.NAME<|channel|>commentary json<|message|>…`), as the
 //! Harmony format and gpt-oss's chat template write it (`docs/dialects/harmony.md`).
 //!
-//! A message's content runs from `<|message|>` to the first `<|call|>`, `<|end|>` or
-//! `<|return|>` that the format's next token can follow (only whitespace, then the next
-//! `<|start|>` or the end of the reply), or to the end of the reply: engines strip the
-//! `<|call|>` stop token, so a reply commonly ends right after the JSON. An end token
-//! followed by anything else was written as text (`<|call|>` and `<|return|>` are stop
-//! tokens, so a model that emits one says nothing after it), as in a string argument that
-//! quotes a Harmony message. The body of a call is one JSON object, then only whitespace,
-//! then an end token, the next `<|start|>`, or the end of the reply.
+//! A message's content that begins as JSON is read as JSON first: a token written inside
+//! it (in a string argument that quotes a Harmony message) is its text, whatever follows
+//! the token. From the end of the JSON (or where it stopped reading), the message runs to
+//! the first `<|call|>`, `<|end|>` or `<|return|>` that the format's next token can follow
+//! (only whitespace, then the next `<|start|>` or the end of the reply), or to the end of
+//! the reply: engines strip the `<|call|>` stop token, so a reply commonly ends right
+//! after the JSON. An end token followed by anything else was written as text
+//! (`<|call|>` and `<|return|>` are stop tokens, so a model that emits one says nothing
+//! after it). The body of a call is one JSON object, then only whitespace, then an end
+//! token, the next `<|start|>`, or the end of the reply.
 //!
 //! Only recipients in the `functions` namespace are calls to offered tools, on whichever
 //! channel (engines read `analysis to=functions.NAME` as a call too). A message to any
@@ -25,7 +27,7 @@ use std::ops::Range;
 
 use memchr::memmem::{self, FindIter};
 
-use super::super::payload::{Payload, Payloads};
+use super::super::payload::Payloads;
 use super::super::span::{Candidates, Found};
 use super::super::text::skip_space;
 use super::Dialect;
@@ -81,44 +83,57 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
         let start = text[..header.start]
             .strip_suffix(START)
             .map_or(start, <[u8]>::len);
-        let (content_end, message_end) = ends.first_from(content);
-        let (end, found) = match recipient {
-            Recipient::Function(name) => match body(payloads, content..content_end) {
-                Some((args, end)) => (
-                    end,
-                    payloads.allows(&name).then(|| Found {
-                        name,
-                        args: args.into_args(),
-                    }),
-                ),
-                None => (message_end, None),
-            },
-            Recipient::Other => (message_end, None),
-        };
+        let (end, found) = read_message(payloads, &mut ends, content, recipient);
         out.push(start..end, Dialect::Harmony, found);
         resume = end;
     }
 }
 
-/// The arguments of a function message whose content is `content`, and where the call
-/// ends: a JSON object, then only whitespace up to an end token (included), the next
-/// `<|start|>` (excluded), or the end of the reply.
-fn body<'a>(payloads: &Payloads<'a>, content: Range<usize>) -> Option<(Payload<'a>, usize)> {
+/// Where the message whose content starts at `content` ends, and its call. Content that
+/// begins as JSON is read as JSON first, so a token inside one of its strings is text:
+/// the message ends no earlier than the JSON, or than where the JSON stopped reading.
+/// A message to another recipient only needs that end, so its JSON is checked, not built.
+fn read_message(
+    payloads: &Payloads<'_>,
+    ends: &mut MessageEnds<'_>,
+    content: usize,
+    recipient: Recipient,
+) -> (usize, Option<Found>) {
     let text = payloads.text();
-    let json_start = skip_space(text, content.start);
-    let (args, json_end) = payloads.value_within(json_start, content.end)?;
-    if !args.is_object() {
-        return None;
-    }
+    let json_start = skip_space(text, content);
+    let json_end = match recipient {
+        Recipient::Function(name) => match payloads.payload_or_reach(json_start) {
+            Ok((args, json_end)) => {
+                if let Some(end) = call_end(text, json_end).filter(|_| args.is_object()) {
+                    let found = payloads.allows(&name).then(|| Found {
+                        name,
+                        args: args.into_args(),
+                    });
+                    return (end, found);
+                }
+                json_end
+            }
+            Err(reach) => reach,
+        },
+        Recipient::Other => payloads
+            .check_or_reach(json_start)
+            .map_or_else(|reach| reach, |((), end)| end),
+    };
+    (ends.first_from(json_end), None)
+}
+
+/// Where a call whose JSON arguments end at `json_end` ends: after only whitespace, at an
+/// end token (included), the next `<|start|>` (excluded), or the end of the reply; `None`
+/// when anything else follows the JSON.
+fn call_end(text: &[u8], json_end: usize) -> Option<usize> {
     let after = skip_space(text, json_end);
     if after == text.len() {
-        return Some((args, json_end));
+        return Some(json_end);
     }
     if text[after..].starts_with(START) {
-        return Some((args, after));
+        return Some(after);
     }
-    let end = ENDS.iter().find_map(|t| at(text, after, t))?;
-    Some((args, end))
+    ENDS.iter().find_map(|t| at(text, after, t))
 }
 
 /// The header of the message whose `<|message|>` is at `message`: from the last token a
@@ -224,9 +239,9 @@ impl<'t> MessageEnds<'t> {
         MessageEnds { text, kinds }
     }
 
-    /// Where the content that starts at `from` ends (the first end token that ends a
-    /// message, or the end of the text) and where its message ends (after that token).
-    fn first_from(&mut self, from: usize) -> (usize, usize) {
+    /// Where the message whose content reaches `from` ends: after the first end token at or
+    /// after `from` that ends a message, or at the end of the text.
+    fn first_from(&mut self, from: usize) -> usize {
         let text = self.text;
         let mut first = (text.len(), text.len());
         for kind in &mut self.kinds {
@@ -240,7 +255,7 @@ impl<'t> MessageEnds<'t> {
                 first = (n, n + kind.len);
             }
         }
-        first
+        first.1
     }
 }
 
@@ -318,6 +333,22 @@ mod tests {
                 "write_file".into(),
                 format!(r#"{{"path": "notes.md", {content}}}"#)
             )]
+        );
+    }
+
+    /// A quoted transcript's end token is followed by its next `<|start|>`, as a real one
+    /// would be: read as JSON first, the string holds it, and the quoted call runs nothing.
+    #[test]
+    fn a_quoted_transcript_inside_a_string_is_text() {
+        let quoted = concat!(
+            "<|start|>assistant<|channel|>commentary<|message|>Checking.<|end|> ",
+            "<|start|>assistant<|channel|>commentary to=functions.get_time <|message|>{}<|call|>",
+        );
+        let args = format!(r#"{{"path": "notes.md", "content": "{quoted}"}}"#);
+        let text = format!("<|channel|>commentary to=functions.write_file<|message|>{args}");
+        assert_eq!(
+            calls(&text, &["write_file", "get_time"]),
+            [("write_file".into(), args)]
         );
     }
 

@@ -6,11 +6,13 @@
 //! * Gemma 4: `<|tool_call>call:NAME{KEY:VALUE,…}<tool_call|>`, a string value written
 //!   between `<|"|>` tokens.
 //!
-//! Keys are bare words or JSON strings; values are escaped strings, JSON strings, numbers,
+//! Keys are bare words (`first name` too) or JSON strings; values are escaped strings, JSON strings, numbers,
 //! `true`, `false`, `null`, and objects and lists of those. Nothing in an escaped string
 //! is an escape sequence: it is the text as written. Arguments that do not read whole
 //! make no call, and the block stays reserved; a block whose closing token never comes
-//! reserves the rest of the reply. A closing token inside a string argument does not end
+//! reserves the rest of the reply, and makes a call only in Gemma 4, whose closer servers
+//! strip as a stop token, when its arguments read whole and nothing but whitespace follows
+//! them. A closing token inside a string argument does not end
 //! the call (`call`). Bare words are not values: engines that read `label:pasta` as a
 //! string guess, and salvage does not (`docs/dialects/gemma.md`).
 //!
@@ -36,23 +38,28 @@ use super::tokens::gemma;
 use crate::py::PyStr;
 use reader::{Build, Check, Cut, Make, Reader};
 
-/// One generation's tokens: the block's opener and closer, and the string delimiter.
+/// One generation's tokens: the block's opener and closer, the string delimiter, and
+/// whether a server may strip the closer as a stop token.
 struct Tokens {
     open: &'static [u8],
     close: &'static [u8],
     quote: &'static [u8],
+    close_may_be_stripped: bool,
 }
 
 const FUNCTION_GEMMA: Tokens = Tokens {
     open: gemma::FUNCTION_GEMMA_OPEN.as_bytes(),
     close: gemma::FUNCTION_GEMMA_CLOSE.as_bytes(),
     quote: gemma::FUNCTION_GEMMA_QUOTE.as_bytes(),
+    close_may_be_stripped: false,
 };
 
+/// Gemma 4 ends its turn after a call's `<tool_call|>`, which servers stop at and strip.
 const GEMMA_4: Tokens = Tokens {
     open: gemma::GEMMA_4_OPEN.as_bytes(),
     close: gemma::GEMMA_4_CLOSE.as_bytes(),
     quote: gemma::GEMMA_4_QUOTE.as_bytes(),
+    close_may_be_stripped: true,
 };
 
 /// Adds a candidate for every call block of either generation.
@@ -62,6 +69,8 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
         for block in Blocks::new(text, tokens.open, tokens.close, any) {
             let (span, found) = if block.closed {
                 call(payloads, &block, tokens)
+            } else if tokens.close_may_be_stripped {
+                (block.span.clone(), stripped_close(payloads, &block, tokens))
             } else {
                 (block.span, None)
             };
@@ -110,6 +119,18 @@ fn call(payloads: &Payloads<'_>, block: &Block, tokens: &Tokens) -> (Range<usize
         }
         _ => (block.span.clone(), None),
     }
+}
+
+/// The call of a block whose closing token never came, when a server stripped it as a
+/// stop token: the body reads whole as a call, then only whitespace ends the reply. A
+/// body cut short, or followed by anything else, makes no call; either way more of a
+/// streamed reply may change it.
+fn stripped_close(payloads: &Payloads<'_>, block: &Block, tokens: &Tokens) -> Option<Found> {
+    payloads.reaches_end(block.span.start);
+    let text = payloads.text();
+    let cut = Cell::new(Cut::Not);
+    let ((name, args), end) = read(text, block.body.start, block.body.end, tokens, &cut)?;
+    (skip_space(text, end) == text.len() && payloads.allows(&name)).then_some(Found { name, args })
 }
 
 /// `call:NAME{…}` at `from` (after whitespace), read from `text` up to `limit`: the name,

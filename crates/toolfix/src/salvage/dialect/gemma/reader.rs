@@ -208,13 +208,13 @@ impl<'t, M: Make> Reader<'t, M> {
         }
     }
 
-    /// A key: a JSON string, an escaped string, or a bare word.
+    /// A key: a JSON string, an escaped string, or bare words.
     fn key(&self, i: usize) -> Option<(M::Key, usize)> {
         if self.quote_at(i) || self.text.get(i) == Some(&b'"') {
             let (value, end) = self.value(i, 0)?;
             return Some((M::key(value)?, end));
         }
-        let len = bare_word_len(&self.text[i..]);
+        let len = bare_key_len(&self.text[i..]);
         if len == 0 {
             // The beginning of a quote token: the rest of it may be still to come.
             self.cut_if(self.quote.starts_with(&self.text[i..]), Cut::Outside);
@@ -288,9 +288,25 @@ impl<'t, M: Make> Reader<'t, M> {
     }
 }
 
+/// The length of the bare key `text` starts with: bare words and the whitespace between
+/// them, as written (`first name`). Engines take a key as all it holds before its `:`,
+/// trimmed, so a key with a space in it names that key, not a syntax error.
+pub fn bare_key_len(text: &[u8]) -> usize {
+    let mut len = bare_word_len(text);
+    while len > 0 {
+        let next = skip_space(text, len);
+        let word = bare_word_len(&text[next..]);
+        if next == len || word == 0 {
+            break;
+        }
+        len = next + word;
+    }
+    len
+}
+
 /// The length of the bare word `text` starts with: ASCII letters, digits, `_` and `-`,
 /// and any character beyond ASCII.
-pub fn bare_word_len(text: &[u8]) -> usize {
+fn bare_word_len(text: &[u8]) -> usize {
     text.iter()
         .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b >= 0x80)
         .count()

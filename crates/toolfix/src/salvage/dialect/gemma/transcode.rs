@@ -3,7 +3,7 @@
 //! without building a value: a call flood then costs a copy per call, not a dict, its
 //! strings and their encoding (as `pythonic::transcode` does for pythonic calls).
 //!
-//! Only plain arguments are written: keys that are bare words or strings between quote
+//! Only plain arguments are written: keys of bare words or strings between quote
 //! tokens, values that are strings between quote tokens (any text, escaped as `dumps`
 //! escapes it), JSON strings, integers and literals that `py::json::transcode` writes as
 //! they are, and lists and objects of those, no key twice, shallow. Anything else (a
@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 
 use super::super::super::text::skip_space;
 use super::super::token::find_near;
-use super::reader::bare_word_len;
+use super::reader::bare_key_len;
 use crate::profile::STRICT_MAX_DEPTH;
 use crate::py::PyStr;
 use crate::py::json::{self, DecodeLimits, write_str};
@@ -119,13 +119,13 @@ impl<'t> Writer<'t> {
         }
     }
 
-    /// A key, written: a bare word or a string between quote tokens, whose text is the
+    /// A key, written: bare words or a string between quote tokens, whose text is the
     /// key (a JSON string's is not, until decoded, so it is left to the reader).
     fn key(&mut self) -> Option<&'t [u8]> {
         if self.text[self.at..].starts_with(self.quote) {
             return self.escaped();
         }
-        let len = bare_word_len(&self.text[self.at..]);
+        let len = bare_key_len(&self.text[self.at..]);
         (len > 0).then_some(())?;
         let key = &self.text[self.at..self.at + len];
         write_str(&mut self.out, key);

@@ -15,6 +15,8 @@
 //!   `{"name", "arguments"}` objects, LFM2's JSON mode), or Olmo 3's `<function_calls>` and
 //!   `</function_calls>`, which holds one call per line without the brackets; there, a body
 //!   that does not read, or whose closer never comes, makes no call and stays reserved.
+//!   `<|python_end|>` alone may be missing: servers strip it as a stop token, so a complete
+//!   list that ends the reply (only whitespace after it) is read as if it were closed.
 //!
 //! The arguments are Python literals, read and never evaluated: strings in either quote
 //! (triple-quoted and `r`/`u`-prefixed too, with Python's escapes), integers (exact at
@@ -172,8 +174,10 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
             if !block.closed {
                 // Its closer may still come in a streamed reply.
                 payloads.reaches_end(block.span.start);
-                out.push(block.span, Dialect::Pythonic, None);
-                continue;
+                if !closer_may_be_stripped(body) {
+                    out.push(block.span, Dialect::Pythonic, None);
+                    continue;
+                }
             }
             let inner = trimmed(text, block.body.clone());
             let read = checked_then_built(&text[..inner.end], Mode::Plain, |reader| match body {
@@ -191,6 +195,14 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
             }
         }
     }
+}
+
+/// Whether a block of `body` whose closer never came is still read: Llama 4's
+/// `<|python_end|>` ends the model's turn, and a server that strips it as a stop token
+/// leaves the list the last thing in the reply. Its body must then read whole, as a closed
+/// one does, so only a complete list followed by nothing but whitespace is a call.
+fn closer_may_be_stripped(body: Body) -> bool {
+    body == Body::List
 }
 
 /// Whether an Olmo 3 `<function_calls>` body starting at `body` begins with a call, or
