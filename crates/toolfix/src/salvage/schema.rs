@@ -24,7 +24,8 @@
 //!
 //! GLM's template writes every value that is not a string as JSON, and every engine reads
 //! it back that way; so a GLM value the schema does not describe is read as JSON when the
-//! whole value is a JSON object, array, number, boolean or null (`Written::TextOrJson`).
+//! whole value is a JSON object, array, number, boolean or null (`Written::TextOrJson`),
+//! and an array GLM-4.7 wrote backslash-escaped reads as that array (`escaped_array`).
 
 use super::call::Args;
 use crate::profile::STRICT_MAX_DEPTH;
@@ -91,11 +92,22 @@ impl ParamTypes {
     /// read as JSON when `raw` is a JSON object, array, number, boolean or null, and
     /// otherwise stays the string as written (a JSON string stays as written too: the
     /// format writes strings without quotes).
+    ///
+    /// An array GLM-4.7 wrote backslash-escaped (`[\"a\", \"b\"]`) reads as the array
+    /// where an array may stand (`escaped_array`).
     pub fn convert_or_json(&self, key: &PyStr, raw: &PyStr) -> Value {
+        let read = |ty: JsonType| match ty {
+            JsonType::Array => read_as(raw, ty).or_else(|| escaped_array(raw.as_bytes())),
+            _ => read_as(raw, ty),
+        };
         match self.declared(key) {
-            Some(types) => convert(raw, types),
+            Some(types) => types
+                .iter()
+                .find_map(|&ty| read(ty))
+                .unwrap_or_else(|| Value::Str(raw.clone())),
             None => decoded(raw.as_bytes())
                 .filter(|v| !matches!(v, Value::Str(_)))
+                .or_else(|| escaped_array(raw.as_bytes()))
                 .unwrap_or_else(|| Value::Str(raw.clone())),
         }
     }
@@ -170,6 +182,21 @@ fn read_as(raw: &PyStr, ty: JsonType) -> Option<Value> {
         JsonType::Object => decoded(text).filter(|v| matches!(v, Value::Dict(_))),
         JsonType::Array => decoded(text).filter(|v| matches!(v, Value::List(_))),
         JsonType::String => Some(Value::Str(raw.clone())),
+    }
+}
+
+/// The array `text` holds written backslash-escaped, as the body of a JSON string
+/// (`[\"a\", \"b\"]`): GLM-4.7 writes an array argument so at times, and SGLang's GLM
+/// detectors read it back by unescaping it and loading the result. Only an array: any
+/// other escaped text stays as written.
+fn escaped_array(text: &[u8]) -> Option<Value> {
+    if !text.trim_ascii_start().starts_with(b"[") || memchr::memmem::find(text, b"\\\"").is_none() {
+        return None;
+    }
+    let quoted = [&b"\""[..], text, &b"\""[..]].concat();
+    match decoded(&quoted)? {
+        Value::Str(body) => decoded(body.as_bytes()).filter(|v| matches!(v, Value::List(_))),
+        _ => None,
     }
 }
 
@@ -428,5 +455,25 @@ mod tests {
         assert_eq!(json("n", "Paris"), Value::str("Paris"));
         assert_eq!(json("s", "5"), Value::str("5"));
         assert_eq!(converted(&types, "n", "5"), Value::str("5"));
+    }
+
+    #[test]
+    fn a_backslash_escaped_array_reads_where_an_array_may_stand() {
+        let types = schema(r#"{"properties": {"a": {"type": "array"}, "s": {"type": "string"}}}"#);
+        let json =
+            |key: &str, raw: &str| types.convert_or_json(&PyStr::from(key), &PyStr::from(raw));
+        let ab = Value::List(vec![Value::str("a"), Value::str("b")]);
+        assert_eq!(json("a", r#"[\"a\", \"b\"]"#), ab);
+        assert_eq!(json("n", r#"[\"a\", \"b\"]"#), ab);
+        assert_eq!(json("s", r#"[\"a\"]"#), Value::str(r#"[\"a\"]"#));
+        assert_eq!(json("n", r#"{\"a\": 1}"#), Value::str(r#"{\"a\": 1}"#));
+        assert_eq!(
+            json("a", r#"[\"a\", \"b"]"#),
+            Value::str(r#"[\"a\", \"b"]"#)
+        );
+        assert_eq!(
+            converted(&types, "a", r#"[\"a\"]"#),
+            Value::str(r#"[\"a\"]"#)
+        );
     }
 }

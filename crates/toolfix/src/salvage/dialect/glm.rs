@@ -19,10 +19,11 @@
 //!
 //! A block that shares the `<tool_call>` tag with another dialect is not this one: a JSON
 //! body (`{`) is Hermes' `tool_call`, a `<function=` body is `qwen_xml`. The last value
-//! may leave its `</arg_value>` out when it holds no tag and the `</tool_call>` is
-//! followed by another call or the end of the reply (`xml_value::End::Unclosed`; the one
-//! newline the template writes before `</tool_call>` is not the value's). A block that
-//! holds anything else between its pairs (another missing `</arg_value>`, text) is
+//! may leave its `</arg_value>` out when it holds no `</arg_value>` that is text and the
+//! `</tool_call>` is followed by another call or the end of the reply
+//! (`xml_value::End::Unclosed`; the one newline the template writes before `</tool_call>`
+//! is not the value's). A block that holds anything else between its pairs (another
+//! missing `</arg_value>`, text) is
 //! malformed, and one cut off is unclosed: no call, and the span stays reserved, to its
 //! `</tool_call>` or to the end of the reply.
 
@@ -55,6 +56,8 @@ pub(super) const VALUES: ValueSyntax = ValueSyntax {
     outer_open: OPEN,
     is_outer_open_tag: |_, _, _| true,
     outer_close: CLOSE,
+    outer_follows: &[],
+    line_tags: false,
 };
 
 /// What may follow a call's `</tool_call>`, after whitespace, besides the end of the
@@ -126,7 +129,9 @@ fn block(
             .ok_or(Rejected::At(key_end))?;
         let (written, next) = match values.value_end(value, AFTER)? {
             ValueEnd::Closed(close) => (&text[value..close], close + VALUE_CLOSE.len()),
-            ValueEnd::LastUnclosed(close) => (one_trailing_newline_off(&text[value..close]), close),
+            ValueEnd::LastUnclosed(close) | ValueEnd::BeforeNext(close) => {
+                (one_trailing_newline_off(&text[value..close]), close)
+            }
         };
         pairs.push((
             PyStr::from_generalized_utf8(text[key..key_end].trim_ascii()),

@@ -71,6 +71,8 @@ impl Syntax {
                 outer_open: invoke.0,
                 is_outer_open_tag: |syntax, text, i| tag_at(text, i, syntax.outer_open),
                 outer_close: invoke.1,
+                outer_follows: &[],
+                line_tags: false,
             },
             dialect,
             self_closing,
@@ -163,7 +165,9 @@ fn section(
             let key = attribute(attributes, b"name").ok_or(Rejected::At(j))?;
             let close = match values.end(value) {
                 End::Value(close) => close,
-                End::Outer(close) | End::Unclosed(close) => return Err(Rejected::At(close)),
+                End::Outer(close) | End::Unclosed(close) | End::Next(close) | End::Stray(close) => {
+                    return Err(Rejected::At(close));
+                }
                 End::Never => return Err(Rejected::CutOff),
             };
             let raw = &text[value..close];

@@ -14,14 +14,15 @@
 //! and one wrapper may hold several functions. A value is the text between its tags with
 //! one leading and one trailing newline taken off, as the template adds them; everything
 //! else, multi-line code included, is kept exactly, then typed by the tool's JSON schema
-//! (`schema`). A value ends where `xml_value` says: a closing tag inside code or inside
-//! an example call is part of the value. Between parameters only whitespace may appear.
-//! The last value may leave its `</parameter>` out when it holds no tag and the call's
-//! `</function>` is followed by `</tool_call>`, another call or the end of the reply
-//! (`xml_value::End::Unclosed`). A block that holds anything else (another
-//! `</parameter>` missing, text between parameters) is malformed, and one cut off is
-//! unclosed: no call, and the span stays reserved, to its `</function>` or to the end of
-//! the reply.
+//! (`schema`). A value ends where `xml_value` says: a tag counts only where the template
+//! could have written it (`</function>` before `</tool_call>`, another call or the end;
+//! `<parameter=` at the start of a line), so a tag inside code or inside an example call
+//! is part of the value. Between parameters only whitespace may appear. A value may leave
+//! its `</parameter>` out, as small models do: it ends where the next `<parameter=` or the
+//! call's `</function>` begins, when no closer in it is text (`xml_value::End::Next`,
+//! `End::Unclosed`). A block that holds anything else (text between parameters) is
+//! malformed, and one cut off is unclosed: no call, and the span stays reserved, to its
+//! `</function>` or to the end of the reply.
 //!
 //! `<function=NAME>{…}</function>` with a JSON body is the `function` dialect, not this
 //! one: here the name's `>` is followed by `<parameter=` or `</function>`.
@@ -57,10 +58,13 @@ pub(super) const VALUES: ValueSyntax = ValueSyntax {
     outer_open: OPEN,
     is_outer_open_tag: |_, text, i| name_then_gt(text, i + OPEN.len()).is_some(),
     outer_close: CLOSE,
+    outer_follows: AFTER,
+    line_tags: true,
 };
 
 /// What may follow a call's `</function>`, after whitespace, besides the end of the
-/// reply: where a call whose last `</parameter>` was left out is still read.
+/// reply: where a `</function>` closes the call (one followed by anything else is text
+/// in a value), and where a call whose last `</parameter>` was left out is still read.
 const AFTER: &[&[u8]] = &[WRAP_CLOSE, WRAP, OPEN];
 
 /// Adds a candidate for every `<function=NAME>` block with XML parameters.
@@ -110,9 +114,9 @@ fn block(
             return Err(Rejected::At(i));
         };
         let key = &text[i + PARAM.len()..key_gt];
-        let (close, last) = match values.value_end(key_gt + 1, AFTER)? {
+        let (close, unclosed) = match values.value_end(key_gt + 1, AFTER)? {
             ValueEnd::Closed(close) => (close, false),
-            ValueEnd::LastUnclosed(close) => (close, true),
+            ValueEnd::LastUnclosed(close) | ValueEnd::BeforeNext(close) => (close, true),
         };
         pairs.push((
             PyStr::from_generalized_utf8(key),
@@ -120,7 +124,7 @@ fn block(
                 &text[key_gt + 1..close],
             ))),
         ));
-        i = match last {
+        i = match unclosed {
             true => close,
             false => skip_space(text, close + PARAM_CLOSE.len()),
         };
@@ -170,12 +174,26 @@ mod tests {
     }
 
     #[test]
-    fn a_lone_function_closer_inside_a_value_ends_the_call_malformed() {
+    fn a_function_closer_the_format_does_not_go_on_after_is_text() {
         let text = "<function=write_file>\n<parameter=content>\nend = \"</function>\"\n\
                     </parameter>\n</function>";
         let found = calls(text);
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0], (0..text.find('"').unwrap() + 12, None));
+        assert_eq!(found[0].0, 0..text.len());
+        assert!(found[0].1.as_deref().unwrap().contains("</function>"));
+    }
+
+    #[test]
+    fn a_parameter_tag_inside_a_line_is_text_and_one_beginning_a_line_is_the_next() {
+        let text = "<function=get_weather>\n<parameter=city>\nsay \"<parameter=x>\"\n\
+                    <parameter=unit>\nC\n</function>";
+        let found = calls(text);
+        assert_eq!(
+            found[0].1.as_deref(),
+            Some(
+                r#"get_weather Written("{\"city\": \"say \\\"<parameter=x>\\\"\", \"unit\": \"C\"}")"#
+            )
+        );
     }
 
     #[test]
@@ -199,16 +217,16 @@ mod tests {
                 Some(r#"get_weather Written("{\"city\": \"Oslo\"}")"#)
             );
         }
-        let prose = calls(&format!("{first} closes a function."));
-        assert_eq!(prose, [(0..first.len(), None)]);
+        let prose = format!("{first} closes a function.");
+        assert_eq!(calls(&prose), [(0..prose.len(), None)]);
     }
 
     #[test]
     fn a_malformed_block_reserves_up_to_its_closer() {
         for first in [
             "<function=get_weather>\n<parameter=city>Oslo</parameter> junk </function>",
-            "<function=get_weather>\n<parameter=city>\nOslo\n<parameter=unit>\nC\n</parameter>\n</function>",
             "<function=get_weather>\n<parameter=city>Oslo</parameter>\njunk\n</function>",
+            "<function=get_weather>\n<parameter=city>Oslo</parameter> or\n<parameter=unit>\nC\n</parameter>\n</function>",
         ] {
             let text = format!("{first} <function=get_weather>\n</function>");
             let found = calls(&text);
@@ -227,6 +245,15 @@ mod tests {
         assert!(calls(&text).is_empty());
         let bounded = format!("<function={}>\n</function>", &long[1..]);
         assert_eq!(calls(&bounded).len(), 1);
+    }
+
+    #[test]
+    fn many_parameters_without_their_closers_take_one_pass() {
+        let params = "<parameter=city>\nOslo\n".repeat(50_000);
+        let text = format!("<function=get_weather>\n{params}</function>");
+        let found = calls(&text);
+        assert_eq!(found[0].0, 0..text.len());
+        assert!(found[0].1.is_some());
     }
 
     #[test]

@@ -18,11 +18,18 @@
 //! The call's own closing tag (`</function>`) reached before that, and not paired with an
 //! opener inside the value, means the value has no closing tag of its own, or that text
 //! follows it: the call ends there, so one broken call does not swallow the calls after
-//! it. When the value holds no tag of the format at all, nothing in it could have been its
-//! closer, so the model only left the closer out (`<parameter=city>Oslo</function>`, as
-//! small models do and every engine reads): the format may read the value up to the
-//! call's closer (`End::Unclosed`). Otherwise the call is malformed. A value that reaches
-//! the end of the reply is unclosed (cut off).
+//! it. When the value holds no closing tag of the format that is text (one that could
+//! have been its own closer, followed by stray text), the model only left the closer out
+//! (`<parameter=city>Oslo</function>`, as small models do and every engine reads): the
+//! format may read the value up to the call's closer (`End::Unclosed`). Otherwise the
+//! call is malformed. A value that reaches the end of the reply is unclosed (cut off).
+//!
+//! Qwen3 XML goes further, because its template puts every tag on a line of its own and
+//! the call's closer is followed only by `</tool_call>`, another call or the end
+//! (`ValueSyntax::outer_follows`, `ValueSyntax::line_tags`): a `</function>` followed by
+//! anything else is text (`const end = "</function>";`), a `<parameter=KEY>` inside a
+//! line is text (`x = "<parameter=name>"`), and one that begins a line opens the next
+//! parameter, so the value before it left its closer out (`End::Next`).
 //!
 //! Every search moves forward through the text (a value's end by its tags' `<`, a
 //! block's closer with a `Finder`), so scanning a reply costs one pass whatever it holds.
@@ -84,6 +91,14 @@ pub struct ValueSyntax {
     pub is_outer_open_tag: fn(&ValueSyntax, &[u8], usize) -> bool,
     /// The element's closing tag (`</function>`).
     pub outer_close: &'static [u8],
+    /// What the format writes after the element's closing tag (after whitespace) besides
+    /// the end of the reply: where one outside every example closes the element, and
+    /// elsewhere it is text. Empty: every one closes it.
+    pub outer_follows: &'static [&'static [u8]],
+    /// Whether value tags are laid out one per line, as Qwen's template writes them: one
+    /// that begins a line, outside every example, opens the next value, and one inside a
+    /// line is text. Otherwise value tags opened inside a value pair with its closers.
+    pub line_tags: bool,
 }
 
 /// How a value ended.
@@ -91,13 +106,22 @@ pub struct ValueSyntax {
 pub enum End {
     /// At the closing tag that starts at the offset.
     Value(usize),
-    /// Never: the element holding it closed first, with the closing tag at the offset (a
-    /// value whose closing tag is missing, or text between a value and the next tag).
+    /// Never: the element holding it closed first, with the closing tag at the offset,
+    /// after a closing tag of the format that is text (a value closer followed by stray
+    /// text, or text between a value and the next tag).
     Outer(usize),
-    /// Never, and the element closed with the closing tag at the offset, with no tag of
-    /// the format (value or element, opening or closing, paired or not) inside the value:
-    /// its own closing tag was left out, and the value is the text up to the offset.
+    /// Never, and the element closed with the closing tag at the offset, with no closing
+    /// tag of the format that is text inside the value (tags it pairs are fine): its own
+    /// closing tag was left out, and the value is the text up to the offset.
     Unclosed(usize),
+    /// Never: a value tag that begins a line starts at the offset (`line_tags`), with no
+    /// closing tag of the format that is text before it: the value's closing tag was
+    /// left out, and the value is the text up to the offset.
+    Next(usize),
+    /// Never, with a closing tag of the format that is text before a place where the
+    /// value would end without its own closer (at the offset): it may have been the
+    /// value's closer with stray text after it, so the call is malformed.
+    Stray(usize),
     /// Never, and no element closed either: the reply was cut off.
     Never,
 }
@@ -124,37 +148,28 @@ impl<'t> Values<'t> {
     /// each tag would run four searches past each value.
     pub fn end(&mut self, from: usize) -> End {
         let (text, syntax) = (self.text, self.syntax);
-        let (mut depth, mut outer_depth) = (0usize, 0usize);
-        let mut bare = true;
+        let mut inside = Inside::default();
         let mut at = from;
         while let Some(found) = memchr(b'<', &text[at..]) {
             let pos = at + found;
             let tag = &text[pos..];
             at = pos + 1;
-            if tag.starts_with(syntax.open) {
-                bare = false;
-                depth += usize::from((syntax.is_open_tag)(syntax, text, pos));
+            let ended = if tag.starts_with(syntax.open) {
+                inside.value_tag(syntax, text, pos)
             } else if tag.starts_with(syntax.close) {
-                bare = false;
                 at = pos + syntax.close.len();
-                if depth > 0 {
-                    depth -= 1;
-                } else if (syntax.follows)(syntax, text, skip_space(text, at)) {
-                    return End::Value(pos);
-                }
+                inside.value_closer(syntax, text, pos)
             } else if tag.starts_with(syntax.outer_open) {
-                bare = false;
-                outer_depth += usize::from((syntax.is_outer_open_tag)(syntax, text, pos));
+                inside.outer += usize::from((syntax.is_outer_open_tag)(syntax, text, pos));
+                None
             } else if tag.starts_with(syntax.outer_close) {
-                if outer_depth == 0 {
-                    return if bare {
-                        End::Unclosed(pos)
-                    } else {
-                        End::Outer(pos)
-                    };
-                }
-                outer_depth -= 1;
                 at = pos + syntax.outer_close.len();
+                inside.outer_closer(syntax, text, pos)
+            } else {
+                None
+            };
+            if let Some(end) = ended {
+                return end;
             }
         }
         End::Never
@@ -172,7 +187,9 @@ impl<'t> Values<'t> {
             End::Unclosed(close) if ends_or_goes_on_with(self.text, close + closer_len, after) => {
                 Ok(ValueEnd::LastUnclosed(close))
             }
+            End::Next(next) => Ok(ValueEnd::BeforeNext(next)),
             End::Outer(close) | End::Unclosed(close) => Err(Rejected::Ending(close + closer_len)),
+            End::Stray(at) => Err(Rejected::At(at)),
             End::Never => Err(Rejected::Ending(self.text.len())),
         }
     }
@@ -186,6 +203,90 @@ pub enum ValueEnd {
     /// At the call's closer, which starts at the offset: the block's last value, whose
     /// closing tag the model left out.
     LastUnclosed(usize),
+    /// At the next value's tag, which starts at the offset: a value whose closing tag the
+    /// model left out before the next one (`ValueSyntax::line_tags`).
+    BeforeNext(usize),
+}
+
+/// What a value's reading has met so far.
+#[derive(Default)]
+struct Inside {
+    /// Value tags opened inside the value and not closed yet.
+    depth: usize,
+    /// Example calls (element tags) opened inside the value and not closed yet.
+    outer: usize,
+    /// Whether a closing tag of the format that is text came outside every example: the
+    /// value cannot end without its own closer after it.
+    stray: bool,
+}
+
+impl Inside {
+    /// A value tag at `pos`: with `line_tags`, outside every example, one that begins a
+    /// line opens the next value and one inside a line is text; otherwise it nests.
+    fn value_tag(&mut self, syntax: &ValueSyntax, text: &[u8], pos: usize) -> Option<End> {
+        if !(syntax.is_open_tag)(syntax, text, pos) {
+            return None;
+        }
+        if syntax.line_tags && self.outer == 0 {
+            return begins_line(text, pos).then(|| self.without_closer(pos, End::Next(pos)));
+        }
+        self.depth += 1;
+        None
+    }
+
+    /// A value's closing tag at `pos`: it closes the value when it closes no tag opened
+    /// inside and the format goes on after it; one the format does not go on after, and
+    /// that closes nothing, is text.
+    fn value_closer(&mut self, syntax: &ValueSyntax, text: &[u8], pos: usize) -> Option<End> {
+        let continues = (syntax.follows)(syntax, text, skip_space(text, pos + syntax.close.len()));
+        if self.depth > 0 {
+            self.depth -= 1;
+        } else if continues {
+            return Some(End::Value(pos));
+        } else if self.outer == 0 {
+            self.stray = true;
+        }
+        None
+    }
+
+    /// The element's closing tag at `pos`: it closes an example opened inside, or (where
+    /// the format goes on after it, `outer_follows`) the call, the value's closer missing.
+    fn outer_closer(&mut self, syntax: &ValueSyntax, text: &[u8], pos: usize) -> Option<End> {
+        if self.outer > 0 {
+            self.outer -= 1;
+            return None;
+        }
+        let after = pos + syntax.outer_close.len();
+        if syntax.outer_follows.is_empty()
+            || ends_or_goes_on_with(text, after, syntax.outer_follows)
+        {
+            return Some(match self.stray {
+                true => End::Outer(pos),
+                false => End::Unclosed(pos),
+            });
+        }
+        self.stray = true;
+        None
+    }
+
+    /// `end`, where the value ends at `pos` without its own closer, unless a closing tag
+    /// that is text came before (`End::Stray`).
+    fn without_closer(&self, pos: usize, end: End) -> End {
+        match self.stray {
+            true => End::Stray(pos),
+            false => end,
+        }
+    }
+}
+
+/// Whether the tag at `pos` begins a line: only spaces or tabs since the newline before.
+fn begins_line(text: &[u8], pos: usize) -> bool {
+    let indent = text[..pos]
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    pos > indent && text[pos - indent - 1] == b'\n'
 }
 
 /// The end of a run of name bytes at `i` closed by `>`: no whitespace, quote, `<` or `>`
@@ -270,6 +371,8 @@ mod tests {
         outer_open: b"<f=",
         is_outer_open_tag: |_, text, i| name_then_gt(text, i + 3).is_some(),
         outer_close: b"</f>",
+        outer_follows: &[],
+        line_tags: false,
     };
 
     fn value(text: &str) -> Result<&str, End> {
@@ -306,10 +409,37 @@ mod tests {
     }
 
     #[test]
-    fn the_element_closing_after_a_tag_in_the_value_ends_nothing() {
+    fn the_element_closing_after_a_closer_that_is_text_ends_nothing() {
         assert_eq!(value("<p=a>1</p> junk </f>"), Err(End::Outer(16)));
-        assert_eq!(value("<p=a>an <p=open> tag</p></f>"), Err(End::Outer(24)));
+        assert_eq!(
+            value("<p=a>an <p=open> tag</p></f>"),
+            Err(End::Unclosed(24))
+        );
         assert_eq!(value("<p=a>never closed"), Err(End::Never));
+    }
+
+    /// Qwen's layout: tags one per line, and the call's closer before what follows a call.
+    const LINES: ValueSyntax = ValueSyntax {
+        outer_follows: &[b"<f="],
+        line_tags: true,
+        ..SYNTAX
+    };
+
+    fn laid_out(text: &str) -> End {
+        let start = text.find('>').unwrap() + 1;
+        Values::new(text.as_bytes(), &LINES).end(start)
+    }
+
+    #[test]
+    fn with_line_tags_a_tag_counts_only_where_the_layout_puts_it() {
+        assert_eq!(laid_out("<p=a>x \"<p=b>\"</p></f>"), End::Value(14));
+        assert_eq!(laid_out("<p=a>1\n<p=b>2</p></f>"), End::Next(7));
+        assert_eq!(laid_out("<p=a>1\n  <p=b>2</p></f>"), End::Next(9));
+        assert_eq!(laid_out("<p=a>\"</f>\"</p></f>"), End::Value(11));
+        assert_eq!(laid_out("<p=a>1</f>"), End::Unclosed(6));
+        assert_eq!(laid_out("<p=a>1</f> <f=b>"), End::Unclosed(6));
+        assert_eq!(laid_out("<p=a>1</f> text"), End::Never);
+        assert_eq!(laid_out("<p=a>1</p> or\n<p=b>2</p></f>"), End::Stray(14));
     }
 
     #[test]
