@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run the composite action in action.yml outside GitHub, as a runner would.
 
-    python scripts/run_action.py --input driver='toolfix serve' [--input version=0.2.0] ...
+    python scripts/run_action.py --input driver='toolfix serve' [--input version=0.3.0] ...
 
 Each step's `run` script is executed with bash, with its `env` block, the
 `${{ inputs.* }}` and `${{ github.action_path }}` expressions substituted, and the
