@@ -18,7 +18,7 @@ use super::span::Found;
 use super::text::skip_space;
 use super::{Allowlist, SalvageError};
 use crate::profile::{JsonSite, Profile};
-use crate::py::json::{self, DecodeError, DecodeLimits, GaveUp, Transcoded};
+use crate::py::json::{self, DecodeError, DecodeLimits, GaveUp, Transcoded, skip_whitespace};
 use crate::py::{PyStr, Value};
 
 /// The payload decoder of one salvage run.
@@ -101,10 +101,10 @@ impl<'a> Payloads<'a> {
     /// `loads`, written as `json.dumps` writes it when it is plain JSON.
     pub fn loads_payload(&self, range: Range<usize>) -> Result<Option<Payload<'a>>, SalvageError> {
         let text = &self.text()[..range.end];
-        let at = json_space(text, range.start);
+        let at = skip_whitespace(text, range.start);
         let limits = self.profile.json_limits(JsonSite::Tag);
         if let Ok(plain) = json::transcode_flat_first(text, at, limits) {
-            if json_space(text, plain.end) == range.end && self.as_written(range.clone()) {
+            if skip_whitespace(text, plain.end) == range.end && self.as_written(range.clone()) {
                 return Ok(Some(Payload::Plain(plain)));
             }
         }
@@ -394,14 +394,6 @@ pub fn arguments_member(plain: Transcoded<'_>, text: &[u8]) -> PyStr {
 /// Python truthiness of a value as `json.dumps` writes it.
 fn truthy(written: &[u8]) -> bool {
     !matches!(written, b"\"\"" | b"0" | b"false" | b"null" | b"[]" | b"{}")
-}
-
-/// Steps over JSON whitespace, as `json.loads` does around a document.
-fn json_space(text: &[u8], mut at: usize) -> usize {
-    while matches!(text.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        at += 1;
-    }
-    at
 }
 
 /// What `_json_object_at` found.

@@ -76,7 +76,7 @@ fn syntax(msg: &'static str, pos: usize) -> DecodeError {
 
 /// The offset of the first byte at or after `pos` that is not JSON whitespace
 /// (`[ \t\n\r]`, the only whitespace `json` knows).
-fn skip_whitespace(text: &[u8], mut pos: usize) -> usize {
+pub(crate) fn skip_whitespace(text: &[u8], mut pos: usize) -> usize {
     while matches!(text.get(pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         pos += 1;
     }

@@ -21,8 +21,8 @@ use super::INT_MAX_STR_DIGITS;
 use super::exception::PyException;
 use super::pystr::PyStr;
 
-pub(crate) use decode::raw_check;
 pub use decode::{loads, raw_decode};
+pub(crate) use decode::{raw_check, skip_whitespace};
 pub use encode::dumps;
 pub(crate) use encode::{dump_into, write_key, write_str};
 // The transcoder is how salvage reads payloads, not part of the JSON API: the fuzz

@@ -14,6 +14,7 @@ use super::super::payload::{Payload, Payloads, arguments_member, read_back};
 use super::super::span::{Candidates, Found};
 use super::Dialect;
 use crate::py::Value;
+use crate::py::json::skip_whitespace;
 
 /// A JSON array of call objects whose `[` is at `bracket`, for the marker at `start`. Each
 /// object is its own candidate (the first one's span starts at `[TOOL_CALLS]`, the last
@@ -94,28 +95,20 @@ fn each_element<T>(
 ) -> Result<(Vec<(T, Range<usize>)>, usize), usize> {
     let text = payloads.text();
     let mut items = Vec::new();
-    at = json_space(text, at);
+    at = skip_whitespace(text, at);
     if text.get(at) == Some(&b']') {
         return Ok((items, at + 1));
     }
     loop {
         let (value, end) = read(at)?;
         items.push((value, at..end));
-        at = json_space(text, end);
+        at = skip_whitespace(text, end);
         match text.get(at) {
-            Some(b',') => at = json_space(text, at + 1),
+            Some(b',') => at = skip_whitespace(text, at + 1),
             Some(b']') => return Ok((items, at + 1)),
             _ => return Err(at),
         }
     }
-}
-
-/// The first byte at or after `at` that is not JSON whitespace.
-fn json_space(text: &[u8], mut at: usize) -> usize {
-    while matches!(text.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        at += 1;
-    }
-    at
 }
 
 /// One object of the array as a call: its `name` a string that was offered, its

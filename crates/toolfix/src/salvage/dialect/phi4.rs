@@ -19,6 +19,7 @@ use super::super::span::Candidates;
 use super::token::Markers;
 use super::tokens::phi4;
 use super::{Dialect, call_array};
+use crate::py::json::skip_whitespace;
 
 const MARKER: &[u8] = phi4::FUNCTOOLS.as_bytes();
 const CLOSER: &[u8] = phi4::CLOSE.as_bytes();
@@ -35,7 +36,7 @@ pub fn scan(payloads: &Payloads<'_>, out: &mut Candidates) {
 
 /// The end of `<|/tool_call|>` when it follows `at` after JSON whitespace.
 pub fn closer_after(text: &[u8], at: usize) -> Option<usize> {
-    let at = json_space(text, at);
+    let at = skip_whitespace(text, at);
     text.get(at..)?
         .starts_with(CLOSER)
         .then_some(at + CLOSER.len())
@@ -44,7 +45,7 @@ pub fn closer_after(text: &[u8], at: usize) -> Option<usize> {
 /// Whether the text after `at` (JSON whitespace, then the rest) may still become
 /// `<|/tool_call|>`: it ends before saying.
 pub fn closer_may_follow(text: &[u8], at: usize) -> bool {
-    let at = json_space(text, at);
+    let at = skip_whitespace(text, at);
     CLOSER.starts_with(&text[at.min(text.len())..])
 }
 
@@ -70,9 +71,9 @@ pub fn tagged_objects(
             }
         };
         objects.push((value, at..end));
-        at = json_space(text, end);
+        at = skip_whitespace(text, end);
         if text.get(at) == Some(&b',') {
-            at = json_space(text, at + 1);
+            at = skip_whitespace(text, at + 1);
         }
         if text.get(at) != Some(&b'{') {
             break;
@@ -105,14 +106,6 @@ pub fn rejected(span: Range<usize>, dialect: Dialect, out: &mut Candidates) -> u
     let end = span.end;
     out.push(span, dialect, None);
     end
-}
-
-/// The first byte at or after `at` that is not JSON whitespace.
-fn json_space(text: &[u8], mut at: usize) -> usize {
-    while matches!(text.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        at += 1;
-    }
-    at
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ use super::super::{Allowlist, SalvageError};
 use super::Dialect;
 use crate::profile::{JsonSite, Profile};
 use crate::py::Value;
+use crate::py::json::skip_whitespace;
 use crate::py::json::{self, DecodeError};
 use crate::py::unicode::{is_space, strip};
 
@@ -109,7 +110,7 @@ pub fn may_become_whole(text: &[u8], profile: Profile) -> bool {
             Ok(end) => {
                 let next = match profile.reads_call_sequences() {
                     true => skip_separator(text, end),
-                    false => json_space(text, end),
+                    false => skip_whitespace(text, end),
                 };
                 if next == text.len() {
                     return true;
@@ -188,18 +189,11 @@ fn entries_of(value: Value) -> Option<Vec<Value>> {
 
 /// The end of the JSON whitespace and at most one `;` at `at`.
 fn skip_separator(text: &[u8], at: usize) -> usize {
-    let at = json_space(text, at);
+    let at = skip_whitespace(text, at);
     match text.get(at) {
-        Some(b';') => json_space(text, at + 1),
+        Some(b';') => skip_whitespace(text, at + 1),
         _ => at,
     }
-}
-
-fn json_space(text: &[u8], mut at: usize) -> usize {
-    while matches!(text.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        at += 1;
-    }
-    at
 }
 
 /// Whether `json.loads` of this text can yield a dict or list, or raise something other

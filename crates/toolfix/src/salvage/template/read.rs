@@ -19,7 +19,7 @@ use regex::bytes::Regex;
 use super::Template;
 use super::anchor::Pattern;
 use crate::profile::{JsonSite, Profile};
-use crate::py::json::raw_check;
+use crate::py::json::{raw_check, skip_whitespace};
 use crate::py::{Dict, PyStr, Value};
 use crate::salvage::fence::next_fence;
 
@@ -221,12 +221,8 @@ fn close_from(text: &[u8], open: &Range<usize>, json_limit: Option<usize>) -> us
         return open.end;
     };
     let body = &text[..limit];
-    let blank = body[open.end..]
-        .iter()
-        .take_while(|b| b.is_ascii_whitespace())
-        .count();
     let limits = Profile::Strict.json_limits(JsonSite::Tag);
-    raw_check(body, open.end + blank, limits).unwrap_or(open.end)
+    raw_check(body, skip_whitespace(body, open.end), limits).unwrap_or(open.end)
 }
 
 /// The named groups of `pattern`'s match at `start`.
