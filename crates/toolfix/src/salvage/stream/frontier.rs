@@ -33,6 +33,23 @@ const FUNCTOOLS: &[u8] = phi4::FUNCTOOLS.as_bytes();
 const RECIPIENT: &[u8] = harmony::RECIPIENT.as_bytes();
 const _: () = assert!(RECIPIENT.len() == 3 && RECIPIENT[2] == b'=');
 
+/// Text this short is first read byte by byte for a byte of `FOUND_THROUGH`: cheaper
+/// than setting up the vector searches for it.
+const SHORT: usize = 16;
+
+/// The bytes [`scan`] finds markers through, `FOUND_THROUGH[b]` for byte `b`: the tag and
+/// fence bytes, `action`'s `c` and `C`, and a recipient's `=`.
+const FOUND_THROUGH: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = b"<[`~cC=";
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 /// How a word marker compares.
 #[derive(Clone, Copy)]
 enum Fold {
@@ -69,6 +86,11 @@ pub fn scan(text: &[u8], from: usize) -> Scan {
         return Scan::Marker(from);
     }
     let rest = &text[from..];
+    // A few bytes (a streamed token) without a byte any marker is found through begin
+    // none: only a word they may cut short is left to look for.
+    if rest.len() <= SHORT && !rest.iter().any(|&b| FOUND_THROUGH[usize::from(b)]) {
+        return cut_word(text, from).map_or(Scan::Clear, Scan::Partial);
+    }
     let tag = [
         memchr::memchr3(b'<', b'[', b'`', rest),
         memchr::memchr(b'~', rest),

@@ -130,15 +130,22 @@ impl<'t> StreamUnder<'t> {
 /// The reading of a stream, under any profile: what [`Stream`] and [`StreamUnder`] give.
 #[derive(Debug)]
 struct Reader<'t> {
+    setup: Setup<'t>,
+    /// Bytes of the reply received so far.
+    received: usize,
+    state: State,
+}
+
+/// What a stream reads for: a field of its own, so that the state can be changed in
+/// place while it is read.
+#[derive(Debug)]
+struct Setup<'t> {
     tools: Cow<'t, Allowlist>,
     adapter: Adapter,
     profile: Profile,
-    /// Bytes of the reply received so far.
-    received: usize,
     /// Whether every chunk is shown as it arrives, markup included, as the real package's
     /// streaming loop shows it (`praisonai`).
     echo: bool,
-    state: State,
 }
 
 /// Bytes held before they can be shown: a few, except for long runs of whitespace.
@@ -164,98 +171,123 @@ enum State {
 impl<'t> Reader<'t> {
     fn new(tools: Cow<'t, Allowlist>, adapter: Adapter, profile: Profile) -> Reader<'t> {
         Reader {
-            tools,
-            adapter,
-            profile,
+            setup: Setup {
+                tools,
+                adapter,
+                profile,
+                echo: profile.echoes_stream_chunks(),
+            },
             received: 0,
-            echo: profile.echoes_stream_chunks(),
             state: State::Start(Held::new()),
         }
     }
 
     /// Takes the next chunk of the reply; `on` receives what became certain.
+    ///
+    /// Each state is changed in place, and the stream moves to another only when a match
+    /// may begin: a token-sized chunk of prose or of kept text costs a few comparisons
+    /// and its bytes. Kept text (most of a reply with calls in it) takes the shortest
+    /// path; the rest is out of line (`feed_other`).
+    #[inline]
     fn feed(&mut self, chunk: Content<'_>, on: &mut impl FnMut(Event<'_>)) {
         let chunk = chunk.as_bytes();
-        if self.echo && !chunk.is_empty() {
+        let setup = &self.setup;
+        if let (State::Kept(kept), false) = (&mut self.state, setup.echo) {
+            self.received += chunk.len();
+            kept.push(chunk, || setup.request(), on);
+            return;
+        }
+        self.feed_other(chunk, on);
+    }
+
+    /// [`Reader::feed`] while the text is shown as it comes, or under `praisonai`, which
+    /// echoes every chunk.
+    #[inline(never)]
+    fn feed_other(&mut self, chunk: &[u8], on: &mut impl FnMut(Event<'_>)) {
+        let setup = &self.setup;
+        if setup.echo && !chunk.is_empty() {
             on(Event::Text(Content(chunk)));
         }
         let start = self.received;
         self.received += chunk.len();
-        // The kept text is fed in place: a small chunk costs its bytes, not a move of
-        // the stream's state.
-        if let State::Kept(kept) = &mut self.state {
-            match self.echo {
-                true => kept.text.extend_from_slice(chunk),
-                false => kept.push(chunk, &request(&self.tools, self.adapter, self.profile), on),
+        let next = match &mut self.state {
+            State::Kept(kept) => {
+                kept.text.extend_from_slice(chunk);
+                return;
             }
-            return;
-        }
-        let state = std::mem::replace(&mut self.state, State::Start(Held::new()));
-        self.state = match state {
-            State::Start(held) => self.start(held, chunk, start, on),
-            State::Clear { partial, before } => self.clear(partial, before, chunk, start, on),
-            kept @ State::Kept(_) => kept,
+            State::Clear { partial, before } => setup.clear(partial, before, chunk, start, on),
+            State::Start(held) => setup.start(held, chunk, start, on),
         };
-    }
-
-    /// A request for this stream's tools, adapter and profile (its content is unused).
-    fn request(&self) -> Request<'_> {
-        request(&self.tools, self.adapter, self.profile)
+        if let Some(next) = next {
+            self.state = next;
+        }
     }
 
     /// Ends the reply: `on` receives the rest of the text and every call not yet given.
     /// Under `praisonai`, salvage of the whole reply may raise: then the text held so far
     /// is given as text and the error is returned.
-    fn finish(mut self, on: &mut impl FnMut(Event<'_>)) -> Result<(), SalvageError> {
-        let state = std::mem::replace(&mut self.state, State::Start(Held::new()));
-        let request = self.request();
-        match state {
-            State::Start(held) => show(self.echo, &held, on),
-            State::Clear { partial, .. } => show(self.echo, &partial, on),
+    fn finish(self, on: &mut impl FnMut(Event<'_>)) -> Result<(), SalvageError> {
+        let setup = &self.setup;
+        match self.state {
+            State::Start(held) => show(setup.echo, &held, on),
+            State::Clear { partial, .. } => show(setup.echo, &partial, on),
             State::Kept(mut kept) => {
-                let calls = match kept.calls_at_end(&request) {
+                let calls = match kept.calls_at_end(&setup.request()) {
                     Ok(calls) => calls,
                     Err(error) => {
-                        show(self.echo, &kept.text[kept.shown..], on);
+                        show(setup.echo, &kept.text[kept.shown..], on);
                         return Err(error);
                     }
                 };
                 let mut at = kept.shown;
                 for call in calls {
                     let span = call.span();
-                    show(self.echo, &kept.text[at..span.start.max(at)], on);
+                    show(setup.echo, &kept.text[at..span.start.max(at)], on);
                     at = at.max(span.end);
                     on(Event::Call(call.shifted(kept.base)));
                 }
-                show(self.echo, &kept.text[at..], on);
+                show(setup.echo, &kept.text[at..], on);
             }
         }
         Ok(())
     }
+}
 
-    /// The reply so far is whitespace (`held`); `chunk`, starting at byte `start`, goes on.
+impl Setup<'_> {
+    /// A request for this stream's tools, adapter and profile whose content is unused:
+    /// what a stream hands the readers of its kept text.
+    fn request(&self) -> Request<'_> {
+        Request::new(Content(&[]), &self.tools)
+            .adapter(self.adapter)
+            .under(self.profile)
+    }
+
+    /// The reply so far is whitespace (`held`); `chunk`, starting at byte `start`, goes
+    /// on. The next state, unless it is still whitespace.
     fn start(
         &self,
-        mut held: Held,
+        held: &mut Held,
         chunk: &[u8],
         start: usize,
         on: &mut impl FnMut(Event<'_>),
-    ) -> State {
+    ) -> Option<State> {
         let Some(first) = first_non_space(chunk) else {
             held.extend_from_slice(chunk);
-            return State::Start(held);
+            return None;
         };
         if self.keeps_from_the_start(chunk[first]) {
-            let mut text = held.into_vec();
+            let mut text = std::mem::take(held).into_vec();
             text.extend_from_slice(chunk);
             let mut kept = Kept::new(text, 0, 0, Beginning::REPLY);
             if !self.echo {
-                kept.push(&[], &self.request(), on);
+                kept.push(&[], || self.request(), on);
             }
-            return State::Kept(kept);
+            return Some(State::Kept(kept));
         }
-        show(self.echo, &held, on);
-        self.clear(Held::new(), Held::new(), chunk, start, on)
+        show(self.echo, held, on);
+        let (mut partial, mut before) = (Held::new(), Held::new());
+        let kept = self.clear(&mut partial, &mut before, chunk, start, on);
+        Some(kept.unwrap_or(State::Clear { partial, before }))
     }
 
     /// Whether a reply whose first non-space byte is `first` is kept whole: it may be a
@@ -290,22 +322,23 @@ impl<'t> Reader<'t> {
         for part in parts {
             match self.echo {
                 true => kept.text.extend_from_slice(part),
-                false => kept.push(part, &self.request(), on),
+                false => kept.push(part, || self.request(), on),
             }
         }
         State::Kept(kept)
     }
 
-    /// Shows what of `partial` + `chunk` cannot begin a match, and keeps the rest.
-    /// `chunk` starts at byte `start` of the reply.
+    /// Shows what of `partial` + `chunk` cannot begin a match, and holds the rest in
+    /// `partial`; `before` becomes the last code point shown. `chunk` starts at byte
+    /// `start` of the reply. The kept state, when a match may begin.
     fn clear(
         &self,
-        partial: Held,
-        mut before: Held,
+        partial: &mut Held,
+        before: &mut Held,
         chunk: &[u8],
         start: usize,
         on: &mut impl FnMut(Event<'_>),
-    ) -> State {
+    ) -> Option<State> {
         if !partial.is_empty() {
             let mut head = partial.clone();
             head.extend_from_slice(&chunk[..window_end(chunk)]);
@@ -313,37 +346,38 @@ impl<'t> Reader<'t> {
             match frontier::scan(&head, 0) {
                 Scan::Marker(at) if at < partial.len() => {
                     show(self.echo, &head[..at], on);
-                    last_code_point(&head[..at], &mut before);
+                    last_code_point(&head[..at], before);
                     let from = start - partial.len() + at;
-                    return self.keep(&before, &[&partial[at..], chunk], from, on);
+                    return Some(self.keep(before, &[&partial[at..], chunk], from, on));
                 }
                 Scan::Partial(at) if at < partial.len() && whole_chunk => {
                     show(self.echo, &head[..at], on);
-                    last_code_point(&head[..at], &mut before);
-                    let partial = Held::from_slice(&head[at..]);
-                    return State::Clear { partial, before };
+                    last_code_point(&head[..at], before);
+                    *partial = Held::from_slice(&head[at..]);
+                    return None;
                 }
                 _ => {
-                    show(self.echo, &partial, on);
-                    last_code_point(&partial, &mut before);
+                    show(self.echo, partial, on);
+                    last_code_point(partial, before);
+                    partial.clear();
                 }
             }
         }
-        let (shown, state) = match frontier::scan(chunk, 0) {
-            Scan::Clear => (chunk.len(), None),
-            Scan::Partial(at) => (at, Some(Held::from_slice(&chunk[at..]))),
+        let shown = match frontier::scan(chunk, 0) {
+            Scan::Clear => chunk.len(),
+            Scan::Partial(at) => {
+                partial.extend_from_slice(&chunk[at..]);
+                at
+            }
             Scan::Marker(at) => {
                 show(self.echo, &chunk[..at], on);
-                last_code_point(&chunk[..at], &mut before);
-                return self.keep(&before, &[&chunk[at..]], start + at, on);
+                last_code_point(&chunk[..at], before);
+                return Some(self.keep(before, &[&chunk[at..]], start + at, on));
             }
         };
         show(self.echo, &chunk[..shown], on);
-        last_code_point(&chunk[..shown], &mut before);
-        State::Clear {
-            partial: state.unwrap_or_default(),
-            before,
-        }
+        last_code_point(&chunk[..shown], before);
+        None
     }
 }
 
@@ -368,6 +402,12 @@ fn first_non_space(text: &[u8]) -> Option<usize> {
 
 /// Replaces `before` with the last code point of `text`, when it has one.
 fn last_code_point(text: &[u8], before: &mut Held) {
+    // Most often one ASCII byte: set without a copy.
+    if let Some(&last) = text.last().filter(|b| b.is_ascii()) {
+        before.clear();
+        before.push(last);
+        return;
+    }
     if let Some(start) = text.iter().rposition(|&b| b & 0xC0 != 0x80) {
         before.clear();
         before.extend_from_slice(&text[start..]);
@@ -383,15 +423,6 @@ fn window_end(chunk: &[u8]) -> usize {
         end -= 1;
     }
     end
-}
-
-/// A request for `tools`, `adapter` and `profile` whose content is unused: what a stream
-/// hands the readers of its kept text. A free function, so a stream can build one while
-/// its state is borrowed.
-fn request(tools: &Allowlist, adapter: Adapter, profile: Profile) -> Request<'_> {
-    Request::new(Content(&[]), tools)
-        .adapter(adapter)
-        .under(profile)
 }
 
 #[cfg(test)]
