@@ -196,6 +196,16 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// F42, found by the `template` fuzz target: an empty text, or one that ends after
+    /// a newline, was refused at column 0.
+    #[test]
+    fn an_error_at_a_line_start_is_at_column_one() {
+        for (text, line) in [("", 1), ("{\n", 2), ("{\"fields\": \n", 2)] {
+            let error = Template::from_json(text).unwrap_err();
+            assert_eq!((error.line, error.column), (line, 1), "{text:?}: {error}");
+        }
+    }
+
     /// Pieces a reply is made of: the literal texts a template is written with (its JSON
     /// split at quotes, so every marker and pattern fragment is one), its example call
     /// whole and cut at each tag, fences, reasoning tags, JSON and prose.
@@ -295,11 +305,11 @@ mod tests {
         }
 
         /// Loading never panics, whatever the keys and values: a template or an error
-        /// with a line.
+        /// with a line and a column.
         #[test]
         fn loading_any_template_text_never_panics(text in template_text()) {
             if let Err(error) = Template::from_json(&text) {
-                prop_assert!(error.line >= 1, "{error}");
+                prop_assert!(error.line >= 1 && error.column >= 1, "{error}");
             } else {
                 let reply = "<c>{\"name\": \"a\", \"arguments\": {}}</c> ``` <c> ab";
                 let tools = Allowlist::new(["a"]);
