@@ -20,9 +20,16 @@ from doc_tables import ROOT, markdown_table, read_csv, replace_between, write_or
 DOC = os.path.join(ROOT, "docs", "fuzzing.md")
 CAMPAIGNS = os.path.join("fuzz", "campaigns.csv")
 FINDINGS = os.path.join(ROOT, "fuzz", "findings.toml")
-# Targets in the order docs/fuzzing.md lists them.
-TARGETS = ["salvage", "salvage_grammar", "salvage_oracles", "fence", "pyjson", "execute",
-           "protocol", "stream"]
+
+
+def fuzz_targets():
+    """The cargo-fuzz targets, in the order fuzz/Cargo.toml declares them (and
+    docs/fuzzing.md lists them)."""
+    with open(os.path.join(ROOT, "fuzz", "Cargo.toml"), "rb") as f:
+        return [binary["name"] for binary in tomllib.load(f)["bin"]]
+
+
+TARGETS = fuzz_targets()
 
 
 def read_findings():

@@ -261,7 +261,8 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// No recovered span starts inside another call's span. Whole-content calls share the
 /// whole content as their span and come alone; the calls of a leading pythonic list
-/// share the list's span, and the calls of the text after it follow.
+/// share the list's span, and the calls of the text after it follow; the calls of one
+/// response template region (a JSON array of calls) share the region's span.
 pub fn no_span_starts_inside_another(calls: &[Call]) -> Result<(), Violation> {
     let whole_dialect = calls
         .iter()
@@ -274,8 +275,10 @@ pub fn no_span_starts_inside_another(calls: &[Call]) -> Result<(), Violation> {
     if whole_dialect && calls.len() > 1 {
         return Err("whole-content calls are mixed with embedded ones".to_owned());
     }
-    let shared_list_span =
-        |w: &[Call]| w[0].span() == w[1].span() && w[0].dialect() == Dialect::Pythonic;
+    let shared_list_span = |w: &[Call]| {
+        w[0].span() == w[1].span()
+            && matches!(w[0].dialect(), Dialect::Pythonic | Dialect::Template)
+    };
     match calls
         .windows(2)
         .find(|w| w[1].span().start < w[0].span().end && !shared_list_span(w))

@@ -7,6 +7,8 @@
 //! * `pyjson`: each content, and each balanced `{…}` in it (the payloads);
 //! * `protocol`: each spec case as the `run` request line a runner sends, each corpus
 //!   item as a `salvage` request, and `hello` and `stop`;
+//! * `template`: each content, and each shipped response template's JSON and example
+//!   reply (`crates/toolfix/src/salvage/template/shipped/`);
 //! * `execute` reads every choice (tool names, parameters, arguments) from constant
 //!   tables by index, so a text means nothing to it: it starts from nothing.
 //!
@@ -30,6 +32,7 @@ pub struct Written {
     pub stream: usize,
     pub pyjson: usize,
     pub protocol: usize,
+    pub template: usize,
 }
 
 /// Writes `out/<target>/<name>` for every seed found under `root` (the repository).
@@ -70,6 +73,20 @@ pub fn write(root: &Path, out: &Path, skipped: &mut Vec<String>) -> io::Result<W
             seeds.line(&name, encode_line(&request.to_value()).as_bytes())?;
         }
     }
+    let shipped = root.join("crates/toolfix/src/salvage/template/shipped");
+    for entry in fs::read_dir(&shipped)? {
+        let path = entry?.path();
+        let (Some(stem), Some(ext)) = (path.file_stem(), path.extension()) else {
+            continue;
+        };
+        let name = format!(
+            "template-{}.{}",
+            stem.to_string_lossy(),
+            ext.to_string_lossy()
+        );
+        seeds.file("template", &name, &fs::read(&path)?)?;
+        seeds.written.template += 1;
+    }
     Ok(seeds.written)
 }
 
@@ -89,6 +106,8 @@ impl Seeds {
         self.file("fence", name, content)?;
         self.file("pyjson", name, content)?;
         self.file("stream", name, &[&[0], content].concat())?;
+        self.file("template", name, content)?;
+        self.written.template += 1;
         self.written.salvage += 1;
         self.written.fence += 1;
         self.written.pyjson += 1;

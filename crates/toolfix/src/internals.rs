@@ -11,3 +11,18 @@ pub mod json {
         transcode_object_text,
     };
 }
+
+/// The regions a response template reads: the `template` fuzz target looks for fences in
+/// the text outside them, as the reading does, and holds every call to lie outside those.
+#[cfg(feature = "template")]
+pub mod template {
+    use std::ops::Range;
+
+    use crate::salvage::template::Template;
+
+    /// The span of every region of `text` that `template` reads (each field with an
+    /// `open`: calls, reasoning), in text order.
+    pub fn region_spans(text: &[u8], template: &Template) -> Vec<Range<usize>> {
+        crate::salvage::template::region_spans(text, template)
+    }
+}

@@ -9,6 +9,7 @@ mod salvage_grammar;
 mod salvage_input;
 mod salvage_oracles;
 mod stream;
+mod template;
 
 pub use execute::execute;
 pub use fence::fence;
@@ -18,11 +19,12 @@ pub use salvage::{salvage, salvage_every_pick};
 pub use salvage_grammar::{salvage_grammar, salvage_grammar_every_pick};
 pub use salvage_oracles::salvage_oracles;
 pub use stream::{stream, stream_every_pick};
+pub use template::template;
 
 use super::budget::Budget;
 
 /// Every target, by the name of its `fuzz/fuzz_targets/` file.
-pub const TARGETS: [&str; 8] = [
+pub const TARGETS: [&str; 9] = [
     "salvage",
     "salvage_grammar",
     "salvage_oracles",
@@ -31,6 +33,7 @@ pub const TARGETS: [&str; 8] = [
     "execute",
     "protocol",
     "stream",
+    "template",
 ];
 
 /// The directory of `fuzz/regressions/` whose inputs `target` replays: its own name,
@@ -57,6 +60,7 @@ pub fn run(name: &str, data: &[u8], budget: Budget) {
         "execute" => execute(data),
         "protocol" => protocol(data),
         "stream" => stream_every_pick(data),
+        "template" => template(data),
         other => panic!("no fuzz target is called {other:?}"),
     }
 }

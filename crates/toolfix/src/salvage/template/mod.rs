@@ -134,6 +134,15 @@ impl Template {
     }
 }
 
+/// The span of every region of `text` that `template` reads, in text order
+/// (`internals::template`).
+pub(crate) fn region_spans(text: &[u8], template: &Template) -> Vec<std::ops::Range<usize>> {
+    read::regions(text, template)
+        .into_iter()
+        .map(|region| region.span)
+        .collect()
+}
+
 /// Recovers the calls of `request`'s reply as `template` declares them, in text order.
 ///
 /// Like [`super::salvage`], it runs only for adapters that salvage text and when tools
