@@ -43,9 +43,9 @@ from pathlib import Path
 
 import adapter_tables
 import matrix_html
+import peer_runs
 
 ROOT = Path(__file__).resolve().parent.parent
-PEERS = ROOT / "adapters" / "peers.txt"
 FINDINGS = ROOT / "adapters" / "findings.toml"
 ADAPTERS = ROOT / "adapters"
 OUT = ROOT / "docs" / "matrix.md"
@@ -64,14 +64,7 @@ class Problem(Exception):
 
 def runs():
     """(name, adapter, parser) of each run of adapters/peers.txt, in order."""
-    out = []
-    for line in PEERS.read_text(encoding="utf-8").splitlines():
-        words = line.split("#", 1)[0].split()
-        if not words:
-            continue
-        adapter, parser = words[0], (words[1] if len(words) > 1 else "")
-        out.append((f"{adapter}-{parser}" if parser else adapter, adapter, parser))
-    return out
+    return [(run.name, run.adapter, run.parser) for run in peer_runs.runs()]
 
 
 def load(path):
@@ -429,12 +422,12 @@ def readmes(reports):
     with a run, in the order of adapters/peers.txt."""
     cases_of = {name: cases for name, _, cases, _ in reports}
     by_adapter = defaultdict(list)
-    for name, adapter, parser in runs():
-        by_adapter[adapter].append((parser, cases_of[name]))
+    for run in peer_runs.runs():
+        by_adapter[run.adapter].append((run, cases_of[run.name]))
     out = {}
     for adapter, runs_of in by_adapter.items():
         path = ADAPTERS / adapter / "README.md"
-        table = adapter_tables.table(path.parent, runs_of, where, safety, rule_order)
+        table = adapter_tables.table(runs_of, where, safety, rule_order)
         text = adapter_tables.with_table(path.read_text(encoding="utf-8"), table)
         if text is None:
             raise Problem(f"{path}: no results block ({adapter_tables.BEGIN} … "
