@@ -252,11 +252,22 @@ pub struct Piece {
     /// How far the text must reach for the call to be recovered.
     pub requires: usize,
     /// A cut in `.0` still recovers the call, with its span ending at `.1` (Harmony
-    /// without its end token, Qwen3 XML without `</tool_call>`).
-    pub short: Option<(Range<usize>, usize)>,
+    /// without its end token, Qwen3 XML without `</tool_call>`, Gemma 4 and Llama 4 without
+    /// the closer a server strips as a stop token).
+    pub short: Option<(Range<usize>, ShortEnd)>,
     /// The ReAct step the arguments quote, the name it calls, and from which cut on the
     /// cut call still reserves it.
     pub quoted: Option<(Range<usize>, PyStr, usize)>,
+}
+
+/// Where the span of a call that a cut reply still recovers ends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShortEnd {
+    /// At this offset, wherever the cut falls.
+    At(usize),
+    /// Where the reply is cut: a block whose closing token a server may strip as a stop
+    /// token runs to the end of the reply.
+    Cut,
 }
 
 impl NativeSpec {
@@ -588,7 +599,7 @@ impl BlockWriter<'_> {
                         self.out.push_str(&self.closer(tool_call::CLOSE));
                     }
                     let end = self.out.len();
-                    let short = wrapped.then_some((function_end..end, function_end));
+                    let short = wrapped.then_some((function_end..end, ShortEnd::At(function_end)));
                     self.piece(call, start..end, end, short, start);
                 }
             }
@@ -708,7 +719,7 @@ impl BlockWriter<'_> {
                     let token_start = self.out.len();
                     self.out.push_str(&self.closer(harmony::ENDS[end]));
                     let end = self.out.len();
-                    let short = Some((json_end..token_start + 1, json_end));
+                    let short = Some((json_end..token_start + 1, ShortEnd::At(json_end)));
                     self.piece(call, start..end, end, short, body);
                 }
             }
@@ -740,10 +751,15 @@ impl BlockWriter<'_> {
                         gemma(json, quote, spec.escaped, &spec.style, &mut args);
                     }
                     self.out.push_str(&self.damaged(args));
+                    let args_end = self.out.len();
                     self.out.push_str(p2);
+                    let token_start = self.out.len();
                     self.out.push_str(&self.closer(close));
                     let end = self.out.len();
-                    self.piece(call, start..end, end, None, start);
+                    // A server strips Gemma 4's `<tool_call|>` as a stop token: arguments
+                    // that end the reply, whitespace after them at most, are a call.
+                    let short = gen4.then_some((args_end..token_start + 1, ShortEnd::Cut));
+                    self.piece(call, start..end, end, short, start);
                 }
             }
             Form::Pythonic { wrapper } => {
@@ -777,10 +793,15 @@ impl BlockWriter<'_> {
                 list.push(']');
                 let list = self.damaged(list);
                 self.out.push_str(&list);
+                let list_end = self.out.len();
                 self.out.push_str(p2);
+                let token_start = self.out.len();
                 self.out.push_str(&self.closer(close));
                 let end = self.out.len();
-                self.group(start, end, spans, start);
+                // A server strips Llama 4's `<|python_end|>` as a stop token: a list that
+                // ends the reply, whitespace after it at most, is read.
+                let stripped = (close == pythonic::PYTHON_END).then_some(list_end..token_start + 1);
+                self.group(start, end, spans, stripped, start);
             }
             Form::PythonTagChain => {
                 let mut start = self.out.len();
@@ -828,7 +849,7 @@ impl BlockWriter<'_> {
         self.out.push_str(&self.closer("]"));
         let end = self.out.len();
         // An array cut off reserves the rest of the reply, as every token block does.
-        self.group(start, end, spans, start);
+        self.group(start, end, spans, None, start);
     }
 
     /// DSML's or MiniMax's section of invokes.
@@ -877,17 +898,32 @@ impl BlockWriter<'_> {
         }
         self.out.push_str(&self.closer(section.1));
         let end = self.out.len();
-        self.group(start, end, spans, start);
+        self.group(start, end, spans, None, start);
     }
 
     /// The calls of a block read whole or not at all: the first from the block's start,
     /// the last to its end.
-    fn group(&mut self, start: usize, end: usize, spans: Vec<Range<usize>>, reserved_from: usize) {
+    fn group(
+        &mut self,
+        start: usize,
+        end: usize,
+        spans: Vec<Range<usize>>,
+        stripped: Option<Range<usize>>,
+        reserved_from: usize,
+    ) {
         let last = spans.len().saturating_sub(1);
         for (k, (call, span)) in self.spec.calls.iter().zip(spans).enumerate() {
             let from = if k == 0 { start } else { span.start };
             let to = if k == last { end } else { span.end };
-            self.piece(call, from..to, end, None, reserved_from);
+            // A cut in `stripped` (the closer gone) still reads every call of the group;
+            // the last one's span then runs to the cut.
+            let short_end = if k == last {
+                ShortEnd::Cut
+            } else {
+                ShortEnd::At(to)
+            };
+            let short = stripped.clone().map(|cuts| (cuts, short_end));
+            self.piece(call, from..to, end, short, reserved_from);
         }
     }
 
@@ -897,7 +933,7 @@ impl BlockWriter<'_> {
         call: &NativeCall,
         span: Range<usize>,
         requires: usize,
-        short: Option<(Range<usize>, usize)>,
+        short: Option<(Range<usize>, ShortEnd)>,
         reserved_from: usize,
     ) {
         let form = self.spec.form;

@@ -16,7 +16,7 @@ use super::call::{CallSpec, QUOTABLE_TOKENS};
 use super::choice::{Gen, Mode};
 use super::fence::Fence;
 use super::names::Offered;
-use super::native::{Form, NativeSpec, Piece};
+use super::native::{Form, NativeSpec, Piece, ShortEnd};
 use super::prose::Prose;
 use super::text::{separator, space};
 use super::whole::{self, WholeJson};
@@ -382,7 +382,7 @@ struct Planned {
     /// How far the text must reach for the call to be recovered.
     requires: usize,
     /// A cut in `.0` still recovers the call, with its span ending at `.1`.
-    short: Option<(Range<usize>, usize)>,
+    short: Option<(Range<usize>, ShortEnd)>,
     /// From which length on the call is masked (it sits in reasoning that an unopened
     /// `</think>` closes, which a cut may remove).
     masked_from: usize,
@@ -396,10 +396,13 @@ impl Planned {
         Planned {
             call: self.call.moved(by),
             requires: moved(self.requires, by),
-            short: self
-                .short
-                .as_ref()
-                .map(|(cuts, end)| (moved(cuts.start, by)..moved(cuts.end, by), moved(*end, by))),
+            short: self.short.as_ref().map(|(cuts, end)| {
+                let end = match *end {
+                    ShortEnd::At(at) => ShortEnd::At(moved(at, by)),
+                    ShortEnd::Cut => ShortEnd::Cut,
+                };
+                (moved(cuts.start, by)..moved(cuts.end, by), end)
+            }),
             masked_from: moved(self.masked_from, by),
             whole: self.whole,
         }
@@ -414,6 +417,10 @@ impl Planned {
             return Some(self.call.clone());
         }
         let (cuts, end) = self.short.clone()?;
+        let end = match end {
+            ShortEnd::At(end) => end,
+            ShortEnd::Cut => len,
+        };
         cuts.contains(&len).then(|| Intended {
             span: self.call.span.start..end,
             ..self.call.clone()
@@ -773,7 +780,7 @@ impl Writer<'_> {
         dialect: Dialect,
         span: Range<usize>,
         requires: usize,
-        short: Option<(Range<usize>, usize)>,
+        short: Option<(Range<usize>, ShortEnd)>,
     ) {
         self.planned.push(Planned {
             call: Intended {
