@@ -12,6 +12,18 @@
 use crate::py::pystr::decode_code_point;
 use crate::py::unicode;
 
+/// The set of `bytes` as a table, `table[b]` for byte `b`: one lookup tells whether a
+/// byte is in it, where a search function would cost a call per short text.
+pub const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
 /// Which of `<` and `[` a text holds. A marker holding one the text lacks cannot occur
 /// in it (case folding never makes either byte), so a scanner or a reasoning marker that
 /// needs it is not searched for: a reply of Mistral or Phi-4 calls, which has no `<`,

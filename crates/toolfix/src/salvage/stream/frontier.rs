@@ -17,7 +17,7 @@
 //! held until the next chunk says whether the marker goes on.
 
 use super::super::dialect::tokens::{harmony, phi4, react};
-use super::super::text::{cp_at, match_folded};
+use super::super::text::{byte_set, cp_at, match_folded};
 use crate::py::unicode;
 
 /// The word markers: where each starts a match, and whether it folds like `re.I`.
@@ -39,16 +39,7 @@ const SHORT: usize = 16;
 
 /// The bytes [`scan`] finds markers through, `FOUND_THROUGH[b]` for byte `b`: the tag and
 /// fence bytes, `action`'s `c` and `C`, and a recipient's `=`.
-const FOUND_THROUGH: [bool; 256] = {
-    let mut table = [false; 256];
-    let bytes = b"<[`~cC=";
-    let mut i = 0;
-    while i < bytes.len() {
-        table[bytes[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
+const FOUND_THROUGH: [bool; 256] = byte_set(b"<[`~cC=");
 
 /// How a word marker compares.
 #[derive(Clone, Copy)]

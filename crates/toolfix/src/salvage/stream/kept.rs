@@ -22,7 +22,7 @@ use super::super::dialect::tokens;
 use super::super::dialect::whole_json::Whole;
 use super::super::dialect::{pythonic, whole_json};
 use super::super::pass::{Memo, Reading, Settled};
-use super::super::text::{cp_at, skip_space};
+use super::super::text::{byte_set, cp_at, skip_space};
 use super::super::{Beginning, Content, Request, SalvageError, probe, read_to_end, reasoning};
 use super::{Event, show};
 use crate::py::Value;
@@ -45,16 +45,7 @@ const THINK_CLOSE: &[u8] = tokens::reasoning::THINK_CLOSE.as_bytes();
 
 /// The bytes after which a look may settle something, `ENDS[b]` for byte `b`: a lookup
 /// per byte, where a chunk of one token is checked on every call.
-const ENDS: [bool; 256] = {
-    let mut ends = [false; 256];
-    let endings = b">]}`~:\n";
-    let mut i = 0;
-    while i < endings.len() {
-        ends[endings[i] as usize] = true;
-        i += 1;
-    }
-    ends
-};
+const ENDS: [bool; 256] = byte_set(b">]}`~:\n");
 
 /// The kept text and what is known about it.
 #[derive(Debug)]
