@@ -498,6 +498,10 @@ impl TextArg {
             _ => {}
         }
         match declared {
+            // A string is the text as read: Qwen3 XML's trimmed newlines (a value ending in
+            // `\r`, framed by `\n`, loses that `\r` to the CRLF the reader trims) are not
+            // the value's.
+            Some(ParamType::String) if typed => Some(Value::Str(PyStr::from(read))),
             Some(ty) if typed && ty != ParamType::Untyped => self.value.to_value(),
             _ if matches!(form, Form::Glm { .. }) => Some(json_or_text(read)),
             _ => Some(Value::Str(PyStr::from(read))),
