@@ -11,10 +11,9 @@ use toolfix::py::json::{self, DecodeLimits};
 use toolfix::py::{INT_MAX_STR_DIGITS, Value, is_space};
 use toolfix::salvage::fenced_ranges;
 use toolfix::salvage::tokens::{
-    bracket, deepseek, function, gemma, granite, harmony, kimi, minimax, mistral, phi4, python_tag,
-    pythonic, react, reasoning, tool_call,
+    bracket, function, harmony, phi4, python_tag, pythonic, react, reasoning, tool_call,
 };
-use toolfix::salvage::{Allowlist, Call, Content, Dialect};
+use toolfix::salvage::{Allowlist, Call, Content, Dialect, DialectKind};
 
 /// A broken guarantee, described for the person reading the failure.
 pub type Violation = String;
@@ -229,29 +228,27 @@ fn native_xml_at(text: &[u8], p: usize) -> bool {
     after.trim_ascii_start().first() != Some(&b'{')
 }
 
-/// The openers `token_openers` looks for: the tokens a token dialect's call starts at,
-/// Harmony's `to=functions.` recipient, Olmo 3's `<function_calls>`, and the Qwen3 XML
-/// and GLM tags, which `native_xml_at` narrows.
-static OPENERS: LazyLock<[&str; 17]> = LazyLock::new(|| {
-    [
-        mistral::TOOL_CALLS,
-        deepseek::CALL_BEGIN,
-        deepseek::DSML_CALLS,
-        kimi::CALL_BEGIN,
-        harmony::START,
-        harmony::CHANNEL,
-        concat(&[harmony::RECIPIENT, harmony::FUNCTIONS]),
-        gemma::FUNCTION_GEMMA_OPEN,
-        gemma::GEMMA_4_OPEN,
-        minimax::SECTION,
-        granite::TOOL_CALL,
-        phi4::FUNCTOOLS,
-        pythonic::PYTHON_START,
-        pythonic::FUNCTION_CALLS,
-        pythonic::TOOL_CALL_START,
-        function::OPEN,
-        tool_call::OPEN,
-    ]
+/// The openers `token_openers` looks for: every opener the registry declares for a token
+/// dialect (F45: a hand-kept copy of them lacked DeepSeek V4's `<｜DSML｜tool_calls>`),
+/// Harmony's recipient as `to=functions.` (the only one a call is written to), Phi-4's
+/// `functools[` and Olmo 3's `<function_calls>`, which their readers open at too; the
+/// Qwen3 XML and GLM tags among them are narrowed by `native_xml_at`.
+static OPENERS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let declared = Dialect::ALL
+        .iter()
+        .filter(|d| d.spec().kind() == DialectKind::Token)
+        .flat_map(|d| d.spec().openers().iter().copied())
+        .filter(|&opener| opener != harmony::RECIPIENT);
+    let mut openers: Vec<&str> = declared
+        .chain([
+            concat(&[harmony::RECIPIENT, harmony::FUNCTIONS]),
+            phi4::FUNCTOOLS,
+            pythonic::FUNCTION_CALLS,
+        ])
+        .collect();
+    openers.sort_unstable();
+    openers.dedup();
+    openers
 });
 
 /// The first occurrence of `needle` in `hay`.
