@@ -1,6 +1,7 @@
 //! What every salvage must keep, whatever the reply: the guarantees the fuzz targets and
 //! the property tests assert. Each check returns a description of the first violation.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::markers::concat;
@@ -358,8 +359,9 @@ fn describe(call: &Call) -> String {
 ///   candidate or a fence hid under `praisonai` may run under `strict` (any token
 ///   opener before the call that is not quoted inside a recovered call of the six);
 /// * one pass: a block `strict` decided is never reopened, so an opener quoted inside a
-///   recovered call that pairs with a later closer under `praisonai` hides no call after
-///   it (any dialect's opener inside an earlier recovered call).
+///   recovered call, or inside a block of the six that reads as no call, that pairs with a
+///   later closer under `praisonai` hides no call after it (any dialect's opener inside an
+///   earlier recovered call, or inside an earlier tag block of the six, `tag_blocks`: F46).
 pub fn strict_within_praisonai(
     content: Content<'_>,
     strict: &[Call],
@@ -370,11 +372,12 @@ pub fn strict_within_praisonai(
     let openers = token_openers(text);
     let any_openers = block_openers(text);
     let reasoning = reasoning_tokens(text);
+    let blocks = tag_blocks(text);
     let quoted_before = |start: usize| {
-        strict.iter().any(|e| {
-            let e = e.span();
+        let holds_opener = |e: &Range<usize>| {
             e.end <= start && any_openers.iter().any(|&at| e.start < at && at < e.end)
-        })
+        };
+        strict.iter().any(|e| holds_opener(&e.span())) || blocks.iter().any(holds_opener)
     };
     let inside_six = |at: usize| {
         strict
@@ -433,6 +436,44 @@ fn closer_after(text: &[u8], from: usize) -> bool {
             .windows(closer.len())
             .any(|w| w.eq_ignore_ascii_case(closer.as_bytes()))
     })
+}
+
+/// The tag blocks of the six, loosely: from each opener of `<tool_call>`, `<function=`,
+/// `[TOOL_CALL]` and `[TOOL_REQUEST]` (any ASCII case) to the end of the first closer of
+/// its dialect after it, whether or not the block reads as a call: `strict` decides such
+/// a block whole, so an opener quoted in it begins nothing.
+fn tag_blocks(text: &[u8]) -> Vec<Range<usize>> {
+    let lower = text.to_ascii_lowercase();
+    let stems = [
+        bracket_stem(bracket::TOOL_CALL_CLOSE),
+        bracket_stem(bracket::TOOL_REQUEST_CLOSE),
+    ];
+    let tags: [(&str, &[&str]); 4] = [
+        (tool_call::OPEN, &[tool_call::CLOSE]),
+        (function::OPEN, &[function::CLOSE]),
+        (bracket::TOOL_CALL, &stems),
+        (bracket::TOOL_REQUEST, &stems),
+    ];
+    let mut blocks = Vec::new();
+    for (open, closers) in tags {
+        let open = open.to_ascii_lowercase();
+        let mut from = 0;
+        while let Some(i) = find(&lower[from..], open.as_bytes()) {
+            let body = from + i + open.len();
+            let end = closers
+                .iter()
+                .filter_map(|c| {
+                    let c = c.to_ascii_lowercase();
+                    find(&lower[body..], c.as_bytes()).map(|j| body + j + c.len())
+                })
+                .min();
+            if let Some(end) = end {
+                blocks.push(from + i..end);
+            }
+            from = body;
+        }
+    }
+    blocks
 }
 
 /// A bracket closer up to its last `_` (`[/TOOL_`, `[END_TOOL_`): the bracket tags'
