@@ -19,20 +19,33 @@ use toolfix::salvage::{Allowlist, Call, Content, Dialect, DialectKind};
 /// A broken guarantee, described for the person reading the failure.
 pub type Violation = String;
 
-/// Every check below, in order.
+/// Every check below: the calls' own (`calls_hold`), then that none comes from a fence as
+/// `profile` masks fences.
 pub fn check_all(
     content: Content<'_>,
     tools: &Allowlist,
     profile: Profile,
     calls: &[Call],
 ) -> Result<(), Violation> {
-    spans_in_bounds(content.as_bytes(), calls)?;
+    calls_hold(content.as_bytes(), tools, profile, calls)?;
+    match profile {
+        Profile::PraisonAi => outside_fences(content, calls),
+        _ => outside_fences_strict(content, calls),
+    }
+}
+
+/// The checks of the calls themselves, whatever reads them (a dialect or a response
+/// template, which finds fences its own way): spans in bounds, in text order and none
+/// inside another, offered names, and arguments that decode.
+pub fn calls_hold(
+    content: &[u8],
+    tools: &Allowlist,
+    profile: Profile,
+    calls: &[Call],
+) -> Result<(), Violation> {
+    spans_in_bounds(content, calls)?;
     text_order(calls)?;
     allowlisted(tools, profile, calls)?;
-    match profile {
-        Profile::PraisonAi => outside_fences(content, calls)?,
-        _ => outside_fences_strict(content, calls)?,
-    }
     no_span_starts_inside_another(calls)?;
     arguments_decode(calls)
 }
@@ -444,28 +457,25 @@ fn closer_after(text: &[u8], from: usize) -> bool {
 /// a block whole, so an opener quoted in it begins nothing.
 fn tag_blocks(text: &[u8]) -> Vec<Range<usize>> {
     let lower = text.to_ascii_lowercase();
+    let lowered = |tag: &str| tag.to_ascii_lowercase().into_bytes();
     let stems = [
-        bracket_stem(bracket::TOOL_CALL_CLOSE),
-        bracket_stem(bracket::TOOL_REQUEST_CLOSE),
+        lowered(bracket_stem(bracket::TOOL_CALL_CLOSE)),
+        lowered(bracket_stem(bracket::TOOL_REQUEST_CLOSE)),
     ];
-    let tags: [(&str, &[&str]); 4] = [
-        (tool_call::OPEN, &[tool_call::CLOSE]),
-        (function::OPEN, &[function::CLOSE]),
-        (bracket::TOOL_CALL, &stems),
-        (bracket::TOOL_REQUEST, &stems),
+    let tags = [
+        (lowered(tool_call::OPEN), vec![lowered(tool_call::CLOSE)]),
+        (lowered(function::OPEN), vec![lowered(function::CLOSE)]),
+        (lowered(bracket::TOOL_CALL), stems.to_vec()),
+        (lowered(bracket::TOOL_REQUEST), stems.to_vec()),
     ];
     let mut blocks = Vec::new();
     for (open, closers) in tags {
-        let open = open.to_ascii_lowercase();
         let mut from = 0;
-        while let Some(i) = find(&lower[from..], open.as_bytes()) {
+        while let Some(i) = find(&lower[from..], &open) {
             let body = from + i + open.len();
             let end = closers
                 .iter()
-                .filter_map(|c| {
-                    let c = c.to_ascii_lowercase();
-                    find(&lower[body..], c.as_bytes()).map(|j| body + j + c.len())
-                })
+                .filter_map(|c| find(&lower[body..], c).map(|j| body + j + c.len()))
                 .min();
             if let Some(end) = end {
                 blocks.push(from + i..end);

@@ -13,8 +13,7 @@
 //! reply and held to the same invariants. A hang is libFuzzer's `-timeout`.
 
 use super::salvage_input::offered;
-use crate::invariants::{allowlisted, arguments_decode, no_span_starts_inside_another};
-use crate::invariants::{spans_in_bounds, text_order};
+use crate::invariants::calls_hold;
 use toolfix::internals::template::region_spans;
 use toolfix::salvage::template::{Template, salvage};
 use toolfix::salvage::{Allowlist, Call, Request, fenced_ranges};
@@ -41,12 +40,7 @@ pub fn template(data: &[u8]) {
 fn read(text: &str, tools: &Allowlist, template: &Template, name: &str) {
     let request = Request::new(text, tools).adapter(Adapter::Ollama);
     let calls: Vec<Call> = salvage(&request, template);
-    let bytes = text.as_bytes();
-    let checked = spans_in_bounds(bytes, &calls)
-        .and_then(|()| text_order(&calls))
-        .and_then(|()| allowlisted(tools, Profile::Strict, &calls))
-        .and_then(|()| no_span_starts_inside_another(&calls))
-        .and_then(|()| arguments_decode(&calls))
+    let checked = calls_hold(text.as_bytes(), tools, Profile::Strict, &calls)
         .and_then(|()| outside_fences(text, template, &calls));
     if let Err(violation) = checked {
         panic!("{name} template: {violation}");
