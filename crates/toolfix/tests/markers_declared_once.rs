@@ -15,13 +15,14 @@ const HOME: &str = "src/salvage/dialect/tokens.rs";
 /// The source trees held to the rule, from this crate's directory.
 const TREES: [&str; 2] = ["src", "../toolfix-fuzzing/src"];
 
-/// Every `.rs` file under `dir`.
+/// Every `.rs` file under `dir` but the test modules kept in files of their own (named
+/// `tests.rs`, declared under `#[cfg(test)]`).
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).expect("a source directory") {
         let path = entry.expect("a directory entry").path();
         if path.is_dir() {
             sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+        } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("tests.rs") {
             out.push(path);
         }
     }

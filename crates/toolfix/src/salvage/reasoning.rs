@@ -33,16 +33,26 @@ pub const BLOCKS: [(&str, &[&str]); 5] = [
     (reasoning::HARMONY_ANALYSIS, &harmony::ENDS),
 ];
 
+/// The markers reasoning begins at: each block's opener, and `</think>` (an unopened one
+/// makes everything before it reasoning).
+pub const MARKERS: [&str; BLOCKS.len() + 1] = {
+    let mut markers = [reasoning::THINK_CLOSE; BLOCKS.len() + 1];
+    let mut i = 0;
+    while i < BLOCKS.len() {
+        markers[i] = BLOCKS[i].0;
+        i += 1;
+    }
+    markers
+};
+
 /// Whether `text` holds a marker that can make it begin with reasoning: an opener, or
 /// an unopened `</think>`.
 pub fn may_begin(text: &[u8]) -> bool {
     if memchr::memchr2(b'<', b'[', text).is_none() {
         return false;
     }
-    BLOCKS
+    MARKERS
         .iter()
-        .map(|(open, _)| *open)
-        .chain([reasoning::THINK_CLOSE])
         .any(|marker| memchr::memmem::find(text, marker.as_bytes()).is_some())
 }
 

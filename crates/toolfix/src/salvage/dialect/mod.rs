@@ -49,7 +49,7 @@ use super::text::MarkerBytes;
 use crate::profile::Profile;
 use registry::Needs;
 pub use registry::{Kind, Spec};
-pub(super) use registry::{PROBE_NEW, PROBE_PRAISONAI};
+pub(super) use registry::{PROBE_NEW, PROBE_PRAISONAI, TOKEN_DIALECTS, probed_by};
 pub(super) use registry::{REGISTRY, Scanner};
 
 /// How a call was written.

@@ -525,6 +525,41 @@ const fn flatten<const N: usize>(list: List, side: Side) -> [&'static str; N] {
 pub(crate) const TOKEN_OPENERS: [&str; count(List::Openers, Side::Every)] =
     flatten(List::Openers, Side::Every);
 
+/// The token dialects (bit `i` for the registry's `i`th): their scanners match their
+/// markers as written, so one whose probe markers a text lacks in any ASCII case reads
+/// nothing in it. The real package's dialects match theirs as Python's `re.IGNORECASE`
+/// does, where `<functıon=` (a dotless `ı`) is `<function=`.
+pub(crate) const TOKEN_DIALECTS: u32 = {
+    let mut bits = 0;
+    let mut i = 0;
+    while i < SPECS.len() {
+        if matches!(SPECS[i].kind, Kind::Token) {
+            bits |= 1 << i;
+        }
+        i += 1;
+    }
+    bits
+};
+
+/// The dialects (bit `i` for the registry's `i`th) whose probe markers include `marker`:
+/// those a text holding it may have a block of (`probe::dialects_in`).
+pub(crate) const fn probed_by(marker: &str) -> u32 {
+    let mut bits = 0;
+    let mut i = 0;
+    while i < SPECS.len() {
+        let probe = SPECS[i].probe;
+        let mut j = 0;
+        while j < probe.len() {
+            if same(probe[j].as_bytes(), marker.as_bytes()) {
+                bits |= 1 << i;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    bits
+}
+
 /// The probe's markers for the real package's six dialects (`Spec::probe`).
 pub(crate) const PROBE_PRAISONAI: [&str; count(List::Probe, Side::PraisonAi)] =
     flatten(List::Probe, Side::PraisonAi);

@@ -7,14 +7,17 @@
 //! scan serves every place the reading stops at until the reading lands inside one of
 //! its candidates (a fence or reasoning began before that candidate and closed inside
 //! it, or another dialect's block did). Only then does that dialect scan again, from the
-//! new place. `crates/toolfix-fuzzing/tests/one_pass.rs` holds this to a scan at every
-//! place (`Memo::Off`).
+//! new place. A token dialect none of whose probe markers occurs in the text is not
+//! scanned at all: one pass finds which do (`probe::Present`).
+//! `crates/toolfix-fuzzing/tests/one_pass.rs` and the `salvage_oracles` fuzz target hold
+//! both to a scan of every dialect at every place (`Memo::Off`).
 
 use std::ops::Range;
 
-use super::super::dialect::{REGISTRY, Scanner, Spec, holds, opens_at};
+use super::super::dialect::{REGISTRY, Scanner, Spec, TOKEN_DIALECTS, holds, opens_at};
 use super::super::fence::Masked;
 use super::super::payload::Payloads;
+use super::super::probe::Present;
 use super::super::span::{Candidates, Found};
 use super::super::text::{MarkerBytes, cp_at, cp_start_before};
 use super::super::{Allowlist, SalvageError};
@@ -29,7 +32,8 @@ use crate::salvage::dialect::Dialect;
 pub enum Memo {
     /// One scan serves every place it can.
     On,
-    /// A scan at every place.
+    /// A scan at every place of every dialect, whichever markers the text holds (but for
+    /// a `<` or `[` a dialect needs).
     Off,
 }
 
@@ -50,9 +54,14 @@ pub struct Blocks<'t> {
     /// it left open. A flood of one dialect's calls asks the others nothing again.
     spent: u32,
     /// Which of `<` and `[` the text holds: a dialect whose markers need one the text
-    /// lacks has nothing to find, and is not scanned (prose with the word `action` in it
-    /// is read by ReAct's scanner alone).
+    /// lacks has nothing to find, and is not scanned.
     held: MarkerBytes,
+    /// The markers the text holds, found (under `Memo::On`) before a second dialect is
+    /// scanned: a token dialect none of whose probe markers it holds has no block in it,
+    /// is among the `spent` and is not scanned. A flood of `<tool_call>` is not searched for
+    /// Harmony's or DeepSeek's tokens, and prose with the word `action` in it is read by
+    /// ReAct's scanner alone.
+    present: Option<Present>,
     /// The first place after the last one asked about where a scan lists a candidate or
     /// left a structure open: before it, no dialect reads a block, and every scan still
     /// serves (a place inside a candidate lies after that candidate's start). Most places
@@ -107,6 +116,7 @@ impl<'t> Blocks<'t> {
                 .filter(|(_, spec)| matches!(spec.scanner(), Scanner::None))
                 .fold(0, |spent, (index, _)| spent | 1 << index),
             held,
+            present: None,
             horizon: 0,
         }
     }
@@ -157,7 +167,7 @@ impl<'t> Blocks<'t> {
         let (text, at_end, memo) = (self.text, self.at_end, self.memo);
         let from = cp_start_before(text, at).unwrap_or(0);
         for (index, spec) in REGISTRY.iter().enumerate() {
-            if self.spent & 1 << index != 0 {
+            if self.spent & 1 << index != 0 || self.absent(index) {
                 continue;
             }
             let scan = self.scan_for(index, spec, at, from)?;
@@ -184,6 +194,28 @@ impl<'t> Blocks<'t> {
     /// when every place is scanned afresh (`Memo::Off`).
     pub fn horizon(&self) -> Option<usize> {
         (self.memo == Memo::On && self.horizon != 0).then_some(self.horizon)
+    }
+
+    /// The markers the text holds, once found.
+    pub fn present(&self) -> Option<Present> {
+        self.present
+    }
+
+    /// Whether the dialect at `index`, about to be scanned for the first time, is a token
+    /// dialect with no marker in the text. The markers are found (under `Memo::On`) when a second
+    /// dialect is first to be scanned: the pass costs about one scan, so a reply the
+    /// first dialect reads whole (a run of its calls) never pays for it. A dialect
+    /// without a marker in the text is spent from then on.
+    fn absent(&mut self, index: usize) -> bool {
+        let first_scan = self.scans[index].is_none();
+        let scanned = || self.scans.iter().any(Option::is_some);
+        if self.memo == Memo::Off || self.present.is_some() || !first_scan || !scanned() {
+            return false;
+        }
+        let present = Present::of(self.text);
+        self.spent |= !present.dialects() & TOKEN_DIALECTS;
+        self.present = Some(present);
+        self.spent & 1 << index != 0
     }
 
     /// The scan of the dialect at `index` that serves `at`: the last one if it does,

@@ -148,7 +148,8 @@ impl Reading {
         };
         let mut places = Places::new(text, at_end, held);
         loop {
-            let at = match places.next(self.pos, reader.blocks.horizon()) {
+            let (horizon, present) = (reader.blocks.horizon(), reader.blocks.present());
+            let at = match places.next(self.pos, horizon, present) {
                 Scan::Marker(at) => at,
                 Scan::Partial(at) => {
                     self.decided = at;

@@ -11,8 +11,8 @@
 
 use memchr::memmem::Finder;
 
-use super::super::dialect::tokens::reasoning;
-use super::super::reasoning::BLOCKS as REASONING;
+use super::super::probe::Present;
+use super::super::reasoning::MARKERS as REASONING;
 use super::super::stream::frontier::{self, Scan};
 use super::super::text::{MarkerBytes, cp_at};
 use super::LOOK_AHEAD;
@@ -25,7 +25,10 @@ pub struct Places<'t> {
     /// when it is the whole reply): from there on every frontier place is a stop.
     tail: usize,
     fence: Remembered,
-    markers: Vec<(Finder<'static>, Remembered)>,
+    /// The reasoning markers, each with its finder and its last stop, until the markers
+    /// the text holds are known (`sifted`): then only those it holds.
+    markers: Vec<(&'static str, Finder<'static>, Remembered)>,
+    sifted: bool,
 }
 
 /// The first stop at or after `from`, remembered: it is the first for every place from
@@ -56,24 +59,29 @@ impl<'t> Places<'t> {
     pub fn new(text: &'t [u8], at_end: bool, held: MarkerBytes) -> Places<'t> {
         let markers = REASONING
             .iter()
-            .map(|(open, _)| *open)
-            .chain([reasoning::THINK_CLOSE])
             .filter(|marker| held.may_hold(marker.as_bytes()))
-            .map(|marker| (Finder::new(marker.as_bytes()), Remembered::NOTHING))
+            .map(|&marker| (marker, Finder::new(marker.as_bytes()), Remembered::NOTHING))
             .collect();
         Places {
             text,
             tail: if at_end { text.len() } else { tail(text) },
             fence: Remembered::NOTHING,
             markers,
+            sifted: false,
         }
     }
 
     /// The next place at or after `pos` the reading must stop at, given the first place
     /// after the last one the dialects were asked about where one lists a candidate
-    /// (`horizon`; `None` while some dialect has not scanned).
-    pub fn next(&mut self, pos: usize, horizon: Option<usize>) -> Scan {
+    /// (`horizon`; `None` while some dialect has not scanned) and the markers the text
+    /// holds, once known.
+    pub fn next(&mut self, pos: usize, horizon: Option<usize>, present: Option<Present>) -> Scan {
         let text = self.text;
+        if let (Some(present), false) = (present, self.sifted) {
+            self.markers
+                .retain(|(marker, _, _)| present.may_hold(marker));
+            self.sifted = true;
+        }
         let Some(horizon) = horizon.filter(|&h| h >= pos && pos < self.tail) else {
             return frontier::scan_near(text, pos);
         };
@@ -116,7 +124,7 @@ impl<'t> Places<'t> {
     fn marker_at_or_after(&mut self, pos: usize) -> usize {
         let text = self.text;
         let mut first = usize::MAX;
-        for (finder, memo) in &mut self.markers {
+        for (_, finder, memo) in &mut self.markers {
             let at = match memo.serves(pos) {
                 Some(at) => at,
                 None => {
