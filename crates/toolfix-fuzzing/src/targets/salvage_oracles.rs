@@ -4,15 +4,20 @@
 //! profiles, about thirty salvages, so it runs at a few hundred executions a second;
 //! `salvage` checks the cheap invariants on one salvage per input, about six times faster.
 //! What only this target checks: `ollama` and `local` agree, `strict` ⊆ `praisonai` with
-//! the documented exceptions, and the time budget linear in the input.
+//! the documented exceptions, the time budget linear in the input, and (on inputs up to
+//! `DEFINITION_LEN` bytes) that `strict`'s one-pass reading finds what its definition
+//! does: every dialect scanned at every place, none skipped for lacking a marker.
 
 use super::salvage_input::{grammar_reply, offered};
 use crate::budget::Budget;
 use crate::choice::Mode;
 use crate::invariants::{check_all, recovers_intended, strict_within_praisonai};
 use crate::text::py_str_from_bytes;
-use toolfix::salvage::{Allowlist, Call, Content, Request, salvage_under};
+use toolfix::salvage::{Allowlist, Call, Content, Request, salvage_under, salvage_unmemoised};
 use toolfix::{Adapter, Profile};
+
+/// The longest input held to the one-pass reading's definition, which is quadratic.
+const DEFINITION_LEN: usize = 4096;
 
 /// One input, three ways: the bytes as lossy UTF-8, the bytes as a Python `str` (lone
 /// surrogates kept), and the bytes as the choices of a reply from the grammar.
@@ -65,6 +70,14 @@ fn check_content(
         assert_eq!(ollama, local, "ollama and local salvage alike");
         for calls in hosted {
             assert_eq!(calls, Ok(Vec::new()), "hosted adapters never salvage");
+        }
+        if profile == Profile::Strict && bytes.len() <= DEFINITION_LEN {
+            let defined = salvage_unmemoised(&request.adapter(Adapter::Ollama));
+            assert_eq!(
+                ollama.as_ref().ok(),
+                Some(&defined),
+                "the one pass is its definition"
+            );
         }
         match ollama {
             Ok(calls) => {
