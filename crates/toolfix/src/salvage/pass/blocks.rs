@@ -204,12 +204,14 @@ impl<'t> Blocks<'t> {
     /// Whether the dialect at `index`, about to be scanned for the first time, is a token
     /// dialect with no marker in the text. The markers are found (under `Memo::On`) when a second
     /// dialect is first to be scanned: the pass costs about one scan, so a reply the
-    /// first dialect reads whole (a run of its calls) never pays for it. A dialect
-    /// without a marker in the text is spent from then on.
+    /// first dialect reads whole (a run of its calls) never pays for it, nor a text
+    /// without a `<` or `[` (prose), where `held` already spares every token dialect. A
+    /// dialect without a marker in the text is spent from then on.
     fn absent(&mut self, index: usize) -> bool {
         let first_scan = self.scans[index].is_none();
         let scanned = || self.scans.iter().any(Option::is_some);
-        if self.memo == Memo::Off || self.present.is_some() || !first_scan || !scanned() {
+        let tags = self.held.angle || self.held.bracket;
+        if self.memo == Memo::Off || self.present.is_some() || !first_scan || !tags || !scanned() {
             return false;
         }
         let present = Present::of(self.text);
