@@ -12,6 +12,21 @@
 use crate::py::pystr::decode_code_point;
 use crate::py::unicode;
 
+/// Byte equality, for constant evaluation (the registry's and the probe's tables).
+pub const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// The set of `bytes` as a table, `table[b]` for byte `b`: one lookup tells whether a
 /// byte is in it, where a search function would cost a call per short text.
 pub const fn byte_set(bytes: &[u8]) -> [bool; 256] {

@@ -10,6 +10,7 @@
 use super::super::SalvageError;
 use super::super::payload::Payloads;
 use super::super::span::Candidates;
+use super::super::text::same;
 use super::tokens::{
     bracket, deepseek, function, gemma, glm as glm_tokens, granite, harmony, kimi, minimax,
     mistral, phi4, python_tag, pythonic, react, tool_call,
@@ -470,21 +471,6 @@ const fn picked(i: usize, j: usize, list: List, side: Side) -> bool {
         k += 1;
     }
     of_side
-}
-
-/// Byte equality, for constant evaluation.
-const fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// How many markers `list` and `side` pick: the length of the array they make.

@@ -8,6 +8,7 @@
 use super::super::dialect::tokens::{phi4, react};
 use super::super::dialect::{PROBE_NEW, PROBE_PRAISONAI, probed_by};
 use super::super::reasoning::MARKERS as REASONING;
+use super::super::text::same;
 
 /// `action`, the only marker of the real package's that is a word: found through its
 /// `c` and `n` (`avx2`), which the constant asserts below keep true.
@@ -70,21 +71,6 @@ const fn number(marker: &[u8]) -> usize {
         Some(k) => k,
         None => panic!("not one of the markers"),
     }
-}
-
-/// Byte equality, for constant evaluation.
-const fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// Which side of [`STARTS`] a marker's first byte is: `<` is 0, `[` is 1.
