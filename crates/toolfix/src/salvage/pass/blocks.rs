@@ -54,13 +54,13 @@ pub struct Blocks<'t> {
     /// it left open. A flood of one dialect's calls asks the others nothing again.
     spent: u32,
     /// Which of `<` and `[` the text holds: a dialect whose markers need one the text
-    /// lacks has nothing to find, and is not scanned.
+    /// lacks has nothing to find, and is not scanned (prose with the word `action` in it
+    /// is read by ReAct's scanner alone).
     held: MarkerBytes,
     /// The markers the text holds, found (under `Memo::On`) before a second dialect is
     /// scanned: a token dialect none of whose probe markers it holds has no block in it,
-    /// is among the `spent` and is not scanned. A flood of `<tool_call>` is not searched for
-    /// Harmony's or DeepSeek's tokens, and prose with the word `action` in it is read by
-    /// ReAct's scanner alone.
+    /// is among the `spent` and is not scanned (a flood of `<tool_call>` is not searched
+    /// for Harmony's or DeepSeek's tokens).
     present: Option<Present>,
     /// The first place after the last one asked about where a scan lists a candidate or
     /// left a structure open: before it, no dialect reads a block, and every scan still
@@ -202,9 +202,9 @@ impl<'t> Blocks<'t> {
     }
 
     /// Whether the dialect at `index`, about to be scanned for the first time, is a token
-    /// dialect with no marker in the text. The markers are found (under `Memo::On`) when a second
-    /// dialect is first to be scanned: the pass costs about one scan, so a reply the
-    /// first dialect reads whole (a run of its calls) never pays for it, nor a text
+    /// dialect with no marker in the text. The markers are found (under `Memo::On`) when
+    /// a second dialect is first to be scanned: the pass costs about one scan, so a reply
+    /// the first dialect reads whole (a run of its calls) never pays for it, nor a text
     /// without a `<` or `[` (prose), where `held` already spares every token dialect. A
     /// dialect without a marker in the text is spent from then on.
     fn absent(&mut self, index: usize) -> bool {
