@@ -190,10 +190,10 @@ unsafe fn bits(lanes: __m256i) -> u128 {
     unsafe { _mm256_movemask_epi8(lanes) as u32 as u128 }
 }
 
-/// The 32 bytes at `offset` of `window`.
+/// The 32 bytes at `offset` of `window` (the probe's and the presence pass's windows).
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn load(window: &[u8; WINDOW], offset: usize) -> __m256i {
+pub(super) unsafe fn load<const N: usize>(window: &[u8; N], offset: usize) -> __m256i {
     let bytes: &[u8; LANES] = window[offset..offset + LANES].try_into().unwrap();
     // SAFETY: `bytes` is 32 readable bytes; `loadu` has no alignment requirement.
     unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }

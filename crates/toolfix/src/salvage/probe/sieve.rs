@@ -16,10 +16,11 @@
 
 use std::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm256_and_si256, _mm256_broadcastsi128_si256,
-    _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
+    _mm256_cmpeq_epi8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
     _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_testz_si256,
 };
 
+use super::avx2::load;
 use super::markers::{COUNT, marker, side};
 use super::present::Tally;
 
@@ -177,13 +178,4 @@ unsafe fn is(bytes: __m256i, byte: u8) -> __m256i {
 unsafe fn broadcast(table: &[u8; 16]) -> __m256i {
     // SAFETY: `table` is 16 readable bytes; `loadu` has no alignment requirement.
     unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr().cast::<__m128i>())) }
-}
-
-/// The 32 bytes at `offset` of `window`.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn load(window: &[u8; WINDOW], offset: usize) -> __m256i {
-    let bytes: &[u8; LANES] = window[offset..offset + LANES].try_into().unwrap();
-    // SAFETY: `bytes` is 32 readable bytes; `loadu` has no alignment requirement.
-    unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
 }
