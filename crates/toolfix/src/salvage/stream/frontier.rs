@@ -71,10 +71,11 @@ pub enum Scan {
 /// `to=` through its `=`, `functools[` through its `[`, a tag byte already).
 pub fn scan(text: &[u8], from: usize) -> Scan {
     let from = from.min(text.len());
-    // A tag or fence byte right at `from` is the first place: no word begins before it.
-    // The reading asks here at each call of a flood of calls written back to back.
-    if matches!(text.get(from), Some(b'<' | b'[' | b'`' | b'~')) {
-        return Scan::Marker(from);
+    // A tag or fence byte right at `from`, or after a few spaces and line breaks (where no
+    // word begins), is the first place. The reading asks here at each call of a flood of
+    // calls, each on a line of its own: cheaper than setting up the searches.
+    if let Some(at) = tag_after_space(text, from) {
+        return Scan::Marker(at);
     }
     let rest = &text[from..];
     // A few bytes (a streamed token) without a byte any marker is found through begin
@@ -107,6 +108,14 @@ pub fn scan(text: &[u8], from: usize) -> Scan {
             None => Scan::Clear,
         },
     }
+}
+
+/// The tag or fence byte at `from`, or after at most [`SHORT`] ASCII spaces and line
+/// breaks from it.
+fn tag_after_space(text: &[u8], from: usize) -> Option<usize> {
+    let near = &text[from..text.len().min(from + SHORT + 1)];
+    let at = from + near.iter().position(|b| !b.is_ascii_whitespace())?;
+    matches!(text[at], b'<' | b'[' | b'`' | b'~').then_some(at)
 }
 
 /// [`scan`], looking at a window of the text from `from` that grows until it holds the
@@ -233,6 +242,8 @@ mod tests {
     fn markers_partial_words_and_clear_text() {
         assert_eq!(scan(b"It is sunny.", 0), Scan::Clear);
         assert_eq!(scan(b"see <tool_call>", 0), Scan::Marker(4));
+        assert_eq!(scan(b"\n \t<tool_call>", 0), Scan::Marker(3));
+        assert_eq!(scan(b"\n action <x>", 0), Scan::Marker(2));
         assert_eq!(scan(b"a ~ b", 0), Scan::Marker(2));
         assert_eq!(scan(b"the transaction", 0), Scan::Marker(9));
         assert_eq!(scan("the act\u{131}on".as_bytes(), 0), Scan::Marker(4));
