@@ -84,6 +84,13 @@ impl Candidates {
         });
     }
 
+    /// Makes room for `more` candidates, each of which may find a call: a scanner that
+    /// knows how many matches it has grows its lists once.
+    pub fn reserve(&mut self, more: usize) {
+        self.list.reserve(more);
+        self.found.reserve(more);
+    }
+
     /// Moves every candidate of `other` here, leaving it empty. Into an empty set, the
     /// vectors themselves move: a reply of one dialect's calls copies none of them.
     pub fn append(&mut self, other: &mut Candidates) {

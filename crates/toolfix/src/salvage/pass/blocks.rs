@@ -90,6 +90,9 @@ struct Scan {
     passed: usize,
     /// Where the earliest structure that reached the end of the text begins.
     open: Option<usize>,
+    /// How many of its candidates found a call and are not yet taken: room for them is
+    /// made at the first take, so a flood of calls grows the reading's list once.
+    calls: usize,
 }
 
 impl<'t> Blocks<'t> {
@@ -253,6 +256,7 @@ impl<'t> Blocks<'t> {
             Scanner::Embedded(scan) => scan(&payloads, &mut candidates)?,
             Scanner::Token(scan) => scan(&payloads, &mut candidates),
         }
+        let calls = candidates.mark().1;
         let mut list: Vec<Candidate> = candidates
             .into_found()
             .map(|(c, found)| {
@@ -275,6 +279,7 @@ impl<'t> Blocks<'t> {
             reach,
             passed: 0,
             open: payloads.open().map(|open| from + open),
+            calls,
         })
     }
 }
@@ -365,12 +370,14 @@ impl Scan {
     /// The calls of a structure's candidates (`members`), moved out onto `found`: a
     /// structure is read once in a reading.
     fn take_calls(&mut self, members: Range<usize>, found: &mut Vec<Settled>) {
-        found.reserve(members.len());
+        found.reserve(self.calls);
+        let before = found.len();
         found.extend(
             self.list[members]
                 .iter_mut()
                 .filter_map(|(span, dialect, found)| Some((span.clone(), *dialect, found.take()?))),
         );
+        self.calls -= found.len() - before;
     }
 }
 
