@@ -57,6 +57,7 @@ pub fn find_all(payloads: &Payloads<'_>, syntax: &TagSyntax) -> Vec<TagMatch> {
     let text = payloads.text();
     let mut matches = Vec::new();
     let mut closers: Option<Vec<(usize, usize)>> = None;
+    let mut first = 0;
     let mut resume = 0;
     for start in PairStarts::new(text, syntax.open_first, syntax.open_second) {
         if start < resume {
@@ -76,7 +77,7 @@ pub fn find_all(payloads: &Payloads<'_>, syntax: &TagSyntax) -> Vec<TagMatch> {
             continue;
         }
         let closers = closers.get_or_insert_with(|| find_closers(text, syntax));
-        let first = closers.partition_point(|&(close_brace, _)| close_brace <= brace);
+        first = first_closer_after(closers, first, brace);
         let Some(&(close_brace, end)) = closers.get(first) else {
             // A streamed reply may still close it (and then none after it can match first).
             payloads.reaches_end(start);
@@ -100,13 +101,26 @@ pub fn scan_named_payloads(
     dialect: Dialect,
     out: &mut Candidates,
 ) -> Result<(), SalvageError> {
-    for m in find_all(payloads, syntax) {
+    let matches = find_all(payloads, syntax);
+    out.reserve(matches.len());
+    for m in matches {
         let found = payloads
             .loads_payload(m.json)?
             .and_then(|data| payloads.name_and_args(data));
         out.push(m.span, dialect, found);
     }
     Ok(())
+}
+
+/// The index of the first closer after `brace`, given `first`, the one found for the
+/// brace before: braces move on from match to match, so moving on from there costs each
+/// closer once; a brace behind the last one (an opening tag inside another's) searches.
+fn first_closer_after(closers: &[(usize, usize)], first: usize, brace: usize) -> usize {
+    let after = |&(close_brace, _): &(usize, usize)| close_brace <= brace;
+    if first > 0 && !after(&closers[first - 1]) {
+        return closers.partition_point(after);
+    }
+    first + closers[first..].iter().take_while(|c| after(c)).count()
 }
 
 /// Every `}` followed by `\s*` and a closing tag: `(offset of the brace, end of the tag)`.
