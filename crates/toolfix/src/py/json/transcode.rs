@@ -349,11 +349,37 @@ fn new_key(
 /// Where the string whose body starts at `at` ends (its closing quote), when every byte
 /// before that is printable ASCII other than `\`: its `dumps` is itself.
 fn plain_string_end(text: &[u8], at: usize) -> Option<usize> {
-    let len = text
-        .get(at..)?
+    let rest = text.get(at..)?;
+    let mut words = rest.chunks_exact(8);
+    let mut len = 0;
+    for word in &mut words {
+        let stop = stops(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+        if stop != 0 {
+            len += stop.trailing_zeros() as usize / 8;
+            return (rest[len] == b'"').then_some(at + len);
+        }
+        len += 8;
+    }
+    len += words
+        .remainder()
         .iter()
         .position(|&b| !plain(b) || b == b'"')?;
-    (text[at + len] == b'"').then_some(at + len)
+    (rest[len] == b'"').then_some(at + len)
+}
+
+/// The high bit of every byte of the little-endian word `w` that ends a run of
+/// [`plain`] string bytes (a `"`, a `\`, a control byte, `DEL`, a byte of a non-ASCII
+/// character), eight bytes at a time; above the first such byte, bits may be set for
+/// bytes that are plain (a borrow), so only the lowest is meant.
+fn stops(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    let below = |n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGH;
+    let equal = |b: u8| {
+        let x = w ^ (ONES * u64::from(b));
+        x.wrapping_sub(ONES) & !x & HIGH
+    };
+    below(0x20) | equal(b'"') | equal(b'\\') | equal(0x7F) | (w & HIGH)
 }
 
 /// Whether `dumps` writes byte `b` of a string as it is (`"` aside).
@@ -733,6 +759,19 @@ mod tests {
         max_depth: 900,
         int_max_str_digits: Some(4300),
     };
+
+    #[test]
+    fn a_string_ends_where_the_first_unplain_byte_is_in_any_lane() {
+        for stop in 0..=u8::MAX {
+            for lane in 0..20 {
+                let mut text = vec![b'a'; 24];
+                text[lane] = stop;
+                let first = text.iter().position(|&b| !plain(b) || b == b'"');
+                let expected = first.filter(|&i| text[i] == b'"');
+                assert_eq!(plain_string_end(&text, 0), expected, "{stop:#x} at {lane}");
+            }
+        }
+    }
 
     /// `Some` exactly when expected, and then what `dumps(raw_decode(…))` writes.
     fn check(text: &str, copies: bool) {
