@@ -25,16 +25,35 @@ mod streaming;
 
 use streaming::{CHUNKS, chunks, inputs, stream};
 
-/// The code whose instructions are counted: one batch salvage (`chunk == 0`) or one
-/// stream of `text` in chunks of `chunk` bytes; how many calls came out.
+/// What one salvage reads: the whole text, or the text cut into chunks.
+enum Fed<'t> {
+    /// Batch salvage of the whole text.
+    Whole(&'t str),
+    /// A stream of these chunks, cut before the count begins: cutting is the caller's
+    /// work (a server's tokens arrive cut), not the stream's.
+    Chunks(Vec<&'t str>),
+}
+
+impl<'t> Fed<'t> {
+    /// `text` whole (`chunk == 0`) or in chunks of `chunk` bytes.
+    fn new(text: &'t str, chunk: usize) -> Fed<'t> {
+        match chunk {
+            0 => Fed::Whole(text),
+            size => Fed::Chunks(chunks(text, size)),
+        }
+    }
+}
+
+/// The code whose instructions are counted: one batch salvage or one stream; how many
+/// calls came out.
 #[inline(never)]
-fn measured(text: &str, tools: &Allowlist, profile: Profile, chunk: usize) -> usize {
-    match chunk {
-        0 => {
-            let request = Request::new(text, tools).adapter(Adapter::Ollama);
+fn measured(fed: &Fed<'_>, tools: &Allowlist, profile: Profile) -> usize {
+    match fed {
+        Fed::Whole(text) => {
+            let request = Request::new(*text, tools).adapter(Adapter::Ollama);
             salvage_under(black_box(&request), profile).map_or(usize::MAX, |calls| calls.len())
         }
-        size => stream(black_box(&chunks(text, size)), tools, profile),
+        Fed::Chunks(pieces) => stream(black_box(pieces), tools, profile),
     }
 }
 
@@ -65,13 +84,10 @@ fn main() {
         }
         let tools = Allowlist::new(tools);
         for &profile in &profiles {
-            let batch = measured(&text, &tools, profile, 0);
+            let batch = measured(&Fed::new(&text, 0), &tools, profile);
             for &chunk in &sizes {
-                assert_eq!(
-                    measured(&text, &tools, profile, chunk),
-                    batch,
-                    "{name} {chunk}"
-                );
+                let fed = Fed::new(&text, chunk);
+                assert_eq!(measured(&fed, &tools, profile), batch, "{name} {chunk}");
             }
         }
     }
