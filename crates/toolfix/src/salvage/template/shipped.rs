@@ -50,6 +50,11 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
         include_str!("shipped/iquest_q1.txt"),
     ),
     (
+        "jamba",
+        include_str!("shipped/jamba.json"),
+        include_str!("shipped/jamba.txt"),
+    ),
+    (
         "k2_horizon",
         include_str!("shipped/k2_horizon.json"),
         include_str!("shipped/k2_horizon.txt"),
