@@ -35,6 +35,11 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
         include_str!("shipped/hunyuan.txt"),
     ),
     (
+        "hunyuan_a13b",
+        include_str!("shipped/hunyuan_a13b.json"),
+        include_str!("shipped/hunyuan_a13b.txt"),
+    ),
+    (
         "inkling",
         include_str!("shipped/inkling.json"),
         include_str!("shipped/inkling.txt"),
