@@ -35,6 +35,11 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
         include_str!("shipped/hunyuan.txt"),
     ),
     (
+        "hunyuan_a13b",
+        include_str!("shipped/hunyuan_a13b.json"),
+        include_str!("shipped/hunyuan_a13b.txt"),
+    ),
+    (
         "inkling",
         include_str!("shipped/inkling.json"),
         include_str!("shipped/inkling.txt"),
@@ -48,6 +53,11 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
         "iquest_q1",
         include_str!("shipped/iquest_q1.json"),
         include_str!("shipped/iquest_q1.txt"),
+    ),
+    (
+        "jamba",
+        include_str!("shipped/jamba.json"),
+        include_str!("shipped/jamba.txt"),
     ),
     (
         "k2_horizon",
