@@ -44,7 +44,7 @@ from vllm.tool_parsers import ToolParserManager  # noqa: E402
 TEMPLATES = {
     "cohere_command3": "cohere_command4", "cohere_command4": "cohere_command4", "dots": "dots",
     "gigachat3": "gigachat3", "hy_v3": "hunyuan", "inkling": "inkling",
-    "k2_horizon": "k2_horizon", "kimi_k3": "kimi_k3", "minicpm5": "minicpm5",
+    "k2_horizon": "k2_horizon", "kimi_k3": "kimi_k3", "longcat": "longcat", "minicpm5": "minicpm5",
     "minimax_m3": "minimax-m3", "muse": "muse", "muse_glimmer": "muse", "musespark1x": "muse",
     "step3": "step3",
 }
