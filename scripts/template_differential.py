@@ -4,11 +4,13 @@ on generated replies, for every format in scripts/template_families/.
 
 Each family module names the engine that reads its format (`ENGINE`): transformers'
 `parse_response` with one of the templates `transformers serve` falls back to (Qwen 2/3,
-Qwen 3.5, Gemma 4), or one of SGLang's detectors, beside the template toolfix ships for
-it (`TEMPLATE`). Run it with the Python that has the engine:
+Qwen 3.5, Gemma 4), one of SGLang's detectors, or one of vLLM's tool parsers (for a
+format SGLang has no detector of), beside the template toolfix ships for it (`TEMPLATE`).
+Run it with the Python that has the engine:
 
     adapters/transformers/.venv/bin/python scripts/template_differential.py --engine transformers
     adapters/sglang/.venv/bin/python scripts/template_differential.py --engine sglang
+    adapters/vllm/.venv/bin/python scripts/template_differential.py --engine vllm
 
 (`adapters/engines/venv adapters/NAME` builds each.) Each reply is a random sequence of
 prose, calls in the family's format, calls the model only drafted in its reasoning, calls
@@ -40,7 +42,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-# One module per format: `ENGINE` ("transformers:MODEL_TYPE" or "sglang:DETECTOR"),
+# One module per format: `ENGINE` ("transformers:MODEL_TYPE", "sglang:DETECTOR" or
+# "vllm:PARSER"),
 # `TEMPLATE` (the shipped template's name; transformers' own fallback for that engine),
 # `call(name, args)` and `section(calls)` (the text of one call, and of a turn's calls
 # together), `CLOSER` (the last token, which a server may strip as a stop token),
@@ -174,9 +177,32 @@ class SGLang:
         return [(c.name, json.loads(c.parameters)) for c in calls]
 
 
+class VLLM:
+    """vLLM's tool parser, through the `Parser` its OpenAI server composes for
+    `--tool-call-parser NAME`, with the stand-in tokenizer of adapters/vllm/driver.py (the
+    driver's own `Loaded`, so the differential calls the parser as the matrix runs do)."""
+
+    def __init__(self, parser, template):
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "adapters" / "vllm"))
+        import driver  # noqa: PLC0415  (the driver points stdout at stderr on import)
+
+        sys.stdout = driver.engine_driver.toolfix_driver.claim_stdout()
+        self.loaded = driver.Loaded(parser)
+        self.dialect = template
+
+    def calls(self, text):
+        try:
+            calls = self.loaded.batch(text, TOOL_ENTRIES)
+        except Exception:  # noqa: BLE001  the server would answer with an error
+            return None
+        return [(name, json.loads(args)) for name, args in calls]
+
+
 def engine(family, tmp):
     kind, name = family.ENGINE.split(":")
-    return Transformers(name, tmp) if kind == "transformers" else SGLang(name, family.TEMPLATE)
+    if kind == "transformers":
+        return Transformers(name, tmp)
+    return SGLang(name, family.TEMPLATE) if kind == "sglang" else VLLM(name, family.TEMPLATE)
 
 
 def toolfix_calls(toolfix, dialect, tools_file, text):
@@ -249,7 +275,7 @@ HEADER = (
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--engine", choices=["transformers", "sglang"], required=True)
+    ap.add_argument("--engine", choices=["transformers", "sglang", "vllm"], required=True)
     ap.add_argument("--toolfix", default="target/release/toolfix")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--seed", type=int, default=7)
