@@ -45,7 +45,7 @@ TEMPLATES = {
     "cohere_command3": "cohere_command4", "cohere_command4": "cohere_command4", "dots": "dots",
     "gigachat3": "gigachat3", "hunyuan_a13b": "hunyuan_a13b", "hy_v3": "hunyuan",
     "inkling": "inkling", "jamba": "jamba", "k2_horizon": "k2_horizon", "kimi_k3": "kimi_k3",
-    "minicpm5": "minicpm5",
+    "longcat": "longcat", "minicpm5": "minicpm5",
     "minimax_m3": "minimax-m3", "muse": "muse", "muse_glimmer": "muse", "musespark1x": "muse",
     "step3": "step3",
 }

@@ -70,6 +70,11 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
         include_str!("shipped/kimi_k3.txt"),
     ),
     (
+        "longcat",
+        include_str!("shipped/longcat.json"),
+        include_str!("shipped/longcat.txt"),
+    ),
+    (
         "minicpm5",
         include_str!("shipped/minicpm5.json"),
         include_str!("shipped/minicpm5.txt"),
