@@ -30,6 +30,11 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
         include_str!("shipped/gigachat3.txt"),
     ),
     (
+        "granite-20b-fc",
+        include_str!("shipped/granite-20b-fc.json"),
+        include_str!("shipped/granite-20b-fc.txt"),
+    ),
+    (
         "hunyuan",
         include_str!("shipped/hunyuan.json"),
         include_str!("shipped/hunyuan.txt"),
