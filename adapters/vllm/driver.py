@@ -43,7 +43,8 @@ from vllm.tool_parsers import ToolParserManager  # noqa: E402
 # each with the template whose example it reads, checked with `toolfix smoke`.
 TEMPLATES = {
     "cohere_command3": "cohere_command4", "cohere_command4": "cohere_command4", "dots": "dots",
-    "gigachat3": "gigachat3", "hunyuan_a13b": "hunyuan_a13b", "hy_v3": "hunyuan",
+    "gigachat3": "gigachat3", "granite-20b-fc": "granite-20b-fc",
+    "hunyuan_a13b": "hunyuan_a13b", "hy_v3": "hunyuan",
     "inkling": "inkling", "jamba": "jamba", "k2_horizon": "k2_horizon", "kimi_k3": "kimi_k3",
     "longcat": "longcat", "minicpm5": "minicpm5",
     "minimax_m3": "minimax-m3", "muse": "muse", "muse_glimmer": "muse", "musespark1x": "muse",
