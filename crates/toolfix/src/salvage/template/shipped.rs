@@ -95,6 +95,11 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
         include_str!("shipped/muse.txt"),
     ),
     (
+        "plamo3",
+        include_str!("shipped/plamo3.json"),
+        include_str!("shipped/plamo3.txt"),
+    ),
+    (
         "step3",
         include_str!("shipped/step3.json"),
         include_str!("shipped/step3.txt"),
