@@ -48,7 +48,7 @@ TEMPLATES = {
     "inkling": "inkling", "jamba": "jamba", "k2_horizon": "k2_horizon", "kimi_k3": "kimi_k3",
     "longcat": "longcat", "minicpm5": "minicpm5",
     "minimax_m3": "minimax-m3", "muse": "muse", "muse_glimmer": "muse", "musespark1x": "muse",
-    "step3": "step3",
+    "plamo3": "plamo3", "step3": "step3",
 }
 
 # The toolfix dialects each parser reads, checked with `toolfix smoke` (README.md). A
