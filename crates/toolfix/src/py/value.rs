@@ -77,6 +77,14 @@ impl Value {
         }
     }
 
+    /// The dict, mutable, when this is one.
+    pub fn as_dict_mut(&mut self) -> Option<&mut Dict> {
+        match self {
+            Value::Dict(d) => Some(d),
+            _ => None,
+        }
+    }
+
     /// The string, when this is one.
     pub fn as_py_str(&self) -> Option<&PyStr> {
         match self {

@@ -97,6 +97,13 @@ impl Args {
         parser == Parser::Json && !self.allow_non_json
     }
 
+    /// Whether `parser` with these arguments reads whole JSON as written, with no string
+    /// delimiter or bare key to rewrite first: a value decoded from the reply's own bytes
+    /// is then the one it reads.
+    pub fn reads_plain_json(&self, parser: Parser) -> bool {
+        self.reads_only_whole(parser) && self.string_delims.is_empty() && !self.unquoted_keys
+    }
+
     fn strips(&self) -> bool {
         self.strip.unwrap_or(true)
     }

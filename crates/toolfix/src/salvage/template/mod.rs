@@ -164,10 +164,7 @@ pub fn salvage(request: &Request<'_>, template: &Template) -> Vec<Call> {
             continue;
         }
         let body = &text[region.body.clone()];
-        let Some(value) = shape::value(field, body, region.captures) else {
-            continue;
-        };
-        for (name, args) in shape::calls(value) {
+        for (name, args) in shape::calls(field, body, region.value, region.captures) {
             if let Some(args) = offered(&name, args, request.tools) {
                 let at = (Dialect::Template, calls.len());
                 calls.push(Call::new(Value::Str(name), args, region.span.clone(), at));

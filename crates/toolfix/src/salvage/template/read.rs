@@ -19,7 +19,7 @@ use regex::bytes::Regex;
 use super::Template;
 use super::anchor::Pattern;
 use crate::profile::{JsonSite, Profile};
-use crate::py::json::{raw_check, skip_whitespace};
+use crate::py::json::{raw_check, raw_decode, skip_whitespace};
 use crate::py::{Dict, PyStr, Value};
 use crate::salvage::fence::next_fence;
 
@@ -36,6 +36,10 @@ pub struct Region {
     pub captures: Dict,
     /// Whether its close was found: a region without one runs to the end of the reply.
     pub closed: bool,
+    /// Its text read as its field reads it, when that is plain JSON and the text is one
+    /// object or array alone: decoded while the close was looked for (`close_from`), so
+    /// the content parser does not read it again.
+    pub value: Option<Value>,
 }
 
 /// What the reading may meet outside a region.
@@ -166,22 +170,32 @@ fn region(
     open: Range<usize>,
     json_limit: Option<usize>,
 ) -> Region {
-    let pattern = template.fields[field].open.as_ref();
-    let captures = pattern.map_or_else(Dict::default, |p| captures(&p.0, text, open.start));
-    let close = template.fields[field]
+    let declared = &template.fields[field];
+    let captures = declared
+        .open
+        .as_ref()
+        .map_or_else(Dict::default, |p| captures(&p.0, text, open.start));
+    let plain = declared.args.reads_plain_json(declared.parser);
+    let json = json_limit.and_then(|limit| leading_json(text, &open, limit, plain));
+    let from = json.as_ref().map_or(open.end, |(_, end)| *end);
+    let close = declared
         .close
         .as_ref()
-        .and_then(|close| close.0.find_at(text, close_from(text, &open, json_limit)))
+        .and_then(|close| close.0.find_at(text, from))
         .map(|m| m.range());
     let (body_end, end) = close
         .clone()
         .map_or((text.len(), text.len()), |c| (c.start, c.end));
+    let value = json
+        .and_then(|(value, end)| value.filter(|_| skip_whitespace(text, end) >= body_end))
+        .filter(|value| matches!(value, Value::Dict(_) | Value::List(_)));
     Region {
         field,
         span: open.start..end,
         body: open.end..body_end,
         captures,
         closed: close.is_some(),
+        value,
     }
 }
 
@@ -208,21 +222,34 @@ fn remember(marks: &mut [Ahead], mark: Mark, next: Option<Range<usize>>) {
     }
 }
 
-/// Where the close of the region whose open matched at `open` is looked for: after the
-/// JSON value its text starts with, when the field reads only whole JSON (`json_limit`,
-/// the field's next open) and the value ends before that, so that a closing token written
-/// inside a string does not cut the value (a close counts where the format's next token
-/// can follow it); otherwise right after the open, as transformers looks.
+/// The JSON value the text of the region whose open matched at `open` starts with, for a
+/// field that reads only whole JSON (`json_limit`, the field's next open), and where it
+/// ends: the close is looked for after it, so that a closing token written inside a string
+/// does not cut the value (a close counts where the format's next token can follow it).
+/// Without one (the text is not JSON up to the next open), the close is looked for right
+/// after the open, as transformers looks. The value is built only when the field reads
+/// `plain` JSON, whose value it is; otherwise only its end is found.
 ///
 /// No other region of the field starts before its next open, so each byte is scanned as
 /// JSON at most once.
-fn close_from(text: &[u8], open: &Range<usize>, json_limit: Option<usize>) -> usize {
-    let Some(limit) = json_limit.filter(|&limit| limit > open.end) else {
-        return open.end;
-    };
-    let body = &text[..limit];
+fn leading_json(
+    text: &[u8],
+    open: &Range<usize>,
+    json_limit: usize,
+    plain: bool,
+) -> Option<(Option<Value>, usize)> {
+    if json_limit <= open.end {
+        return None;
+    }
+    let body = &text[..json_limit];
     let limits = Profile::Strict.json_limits(JsonSite::Tag);
-    raw_check(body, skip_whitespace(body, open.end), limits).unwrap_or(open.end)
+    let start = skip_whitespace(body, open.end);
+    match plain {
+        true => raw_decode(body, start, limits)
+            .ok()
+            .map(|(value, end)| (Some(value), end)),
+        false => raw_check(body, start, limits).ok().map(|end| (None, end)),
+    }
 }
 
 /// The named groups of `pattern`'s match at `start`.

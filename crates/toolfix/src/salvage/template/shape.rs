@@ -15,9 +15,11 @@ pub enum Shape {
     Dict(Vec<(PyStr, Shape)>),
     /// A list of shapes.
     List(Vec<Shape>),
-    /// `{root.key.key}`: a capture or the parsed content, and keys into it; `once` when it
-    /// is the only placeholder of its root, whose value is then moved out, not copied.
-    Placeholder { path: Vec<String>, once: bool },
+    /// `{root.key.key}`: a capture or the parsed content, and keys into it; `moved` when
+    /// no other placeholder's path is this one's or leads into or out of it, so that its
+    /// value is moved out of the scope, not copied (`{content.name}` and
+    /// `{content.arguments}` each take their own key of one parsed object).
+    Placeholder { path: Vec<PyStr>, moved: bool },
     /// Anything else, as written.
     Literal(Value),
 }
@@ -36,7 +38,7 @@ impl Shape {
                 Shape::List(items.iter().map(Shape::new).collect::<Result<_, _>>()?)
             }
             serde_json::Value::String(s) => match placeholder(s) {
-                Some(path) => Shape::Placeholder { path, once: false },
+                Some(path) => Shape::Placeholder { path, moved: false },
                 None if holds_placeholder(s) => {
                     return Err(format!(
                         "transform string {s:?} mixes a {{placeholder}} with literal text: \
@@ -55,31 +57,33 @@ impl Shape {
         })
     }
 
-    /// The shape with each placeholder marked `once` that is its root's only one.
+    /// The shape with each placeholder marked `moved` whose path no other placeholder's
+    /// path begins or is begun by.
     pub fn counted(mut self) -> Shape {
-        let mut roots = Vec::new();
-        self.each_placeholder(&mut |path, _| roots.push(path[0].clone()));
-        self.each_placeholder(&mut |path, once| {
-            *once = roots.iter().filter(|r| **r == path[0]).count() == 1;
+        let mut paths = Vec::new();
+        self.each_placeholder(&mut |path, _| paths.push(path.to_vec()));
+        self.each_placeholder(&mut |path, moved| {
+            let related = |other: &&Vec<PyStr>| other.starts_with(path) || path.starts_with(other);
+            *moved = paths.iter().filter(related).count() == 1;
         });
         self
     }
 
-    /// Calls `visit` with each placeholder's path and its `once` mark.
-    fn each_placeholder(&mut self, visit: &mut impl FnMut(&[String], &mut bool)) {
+    /// Calls `visit` with each placeholder's path and its `moved` mark.
+    fn each_placeholder(&mut self, visit: &mut impl FnMut(&[PyStr], &mut bool)) {
         match self {
             Shape::Dict(pairs) => pairs
                 .iter_mut()
                 .for_each(|(_, s)| s.each_placeholder(visit)),
             Shape::List(items) => items.iter_mut().for_each(|s| s.each_placeholder(visit)),
-            Shape::Placeholder { path, once } => visit(path, once),
+            Shape::Placeholder { path, moved } => visit(path, moved),
             Shape::Literal(_) => {}
         }
     }
 
     /// The shape filled from `scope`; `None` where transformers raises (a name not in
-    /// scope, a key into something that is not a dict or lacks it). A value named once is
-    /// moved out of the scope, not copied.
+    /// scope, a key into something that is not a dict or lacks it). A `moved` value is
+    /// taken out of the scope, not copied.
     fn fill(&self, scope: &mut Dict) -> Option<Value> {
         Some(match self {
             Shape::Dict(pairs) => Value::Dict(
@@ -91,20 +95,18 @@ impl Shape {
             Shape::List(items) => {
                 Value::List(items.iter().map(|s| s.fill(scope)).collect::<Option<_>>()?)
             }
-            Shape::Placeholder { path, once: true } => {
-                let mut value = scope.swap_remove(&PyStr::from(path[0].as_str()))?;
-                for key in &path[1..] {
-                    let Value::Dict(mut dict) = value else {
-                        return None;
-                    };
-                    value = dict.swap_remove(&PyStr::from(key.as_str()))?;
+            Shape::Placeholder { path, moved: true } => {
+                let (last, parents) = path.split_last()?;
+                let mut dict = scope;
+                for key in parents {
+                    dict = dict.get_mut(key)?.as_dict_mut()?;
                 }
-                value
+                dict.swap_remove(last)?
             }
-            Shape::Placeholder { path, once: false } => {
-                let mut value = scope.get(&PyStr::from(path[0].as_str()))?;
+            Shape::Placeholder { path, moved: false } => {
+                let mut value = scope.get(&path[0])?;
                 for key in &path[1..] {
-                    value = value.as_dict()?.get(&PyStr::from(key.as_str()))?;
+                    value = value.as_dict()?.get(key)?;
                 }
                 value.clone()
             }
@@ -114,11 +116,14 @@ impl Shape {
 }
 
 /// The keys of `s` when the whole of it is a placeholder: `{` word runs joined by `.` `}`.
-fn placeholder(s: &str) -> Option<Vec<String>> {
+fn placeholder(s: &str) -> Option<Vec<PyStr>> {
     let inner = s.strip_prefix('{')?.strip_suffix('}')?;
-    let parts: Vec<String> = inner.split('.').map(str::to_string).collect();
-    let words = |p: &String| !p.is_empty() && p.chars().all(|c| is_word(c as u32));
-    parts.iter().all(words).then_some(parts)
+    let words = |p: &&str| !p.is_empty() && p.chars().all(|c| is_word(c as u32));
+    let parts: Vec<&str> = inner.split('.').collect();
+    parts
+        .iter()
+        .all(words)
+        .then(|| parts.into_iter().map(PyStr::from).collect())
 }
 
 /// Whether a placeholder occurs anywhere in `s`.
@@ -130,19 +135,27 @@ fn holds_placeholder(s: &str) -> bool {
     })
 }
 
-/// The value of one region of `field` whose text is `body`: parsed, then shaped with the
-/// open pattern's named `captures` in scope. `None` where transformers raises.
-pub fn value(field: &Field, body: &[u8], mut captures: Dict) -> Option<Value> {
-    let parsed = content::parse(field.parser, &field.args, body)?;
+/// The calls of one region of `field` whose text is `body`: its text parsed (unless the
+/// reading already has its value, `parsed`), shaped with the open pattern's named
+/// `captures` in scope, and read as calls (`value_calls`); none where transformers raises.
+pub fn calls(
+    field: &Field,
+    body: &[u8],
+    parsed: Option<Value>,
+    mut captures: Dict,
+) -> Vec<(PyStr, Value)> {
+    let Some(parsed) = parsed.or_else(|| content::parse(field.parser, &field.args, body)) else {
+        return Vec::new();
+    };
     let Some(shape) = &field.transform else {
-        return Some(parsed);
+        return value_calls(parsed);
     };
     if !field.transform_each {
         captures.insert(PyStr::from("content"), parsed);
-        return shape.fill(&mut captures);
+        return shape.fill_calls(&mut captures).unwrap_or_default();
     }
     let Value::List(items) = parsed else {
-        return None;
+        return Vec::new();
     };
     let each = items.into_iter().map(|item| {
         let mut scope = captures.clone();
@@ -150,16 +163,114 @@ pub fn value(field: &Field, body: &[u8], mut captures: Dict) -> Option<Value> {
             return None;
         };
         scope.extend(item);
-        shape.fill(&mut scope)
+        shape.fill_call(&mut scope)
     });
-    each.collect::<Option<_>>().map(Value::List)
+    let calls: Option<Vec<_>> = each.collect();
+    calls.into_iter().flatten().flatten().collect()
 }
 
-/// The calls a region's value holds: it, or each element of it when it is a list, read as
-/// `{"type": "function", "function": {"name", "arguments"}}` or `{"name", "arguments"}`.
-/// An element without a string name, or whose arguments are neither an object nor text,
-/// is no call.
-pub fn calls(value: Value) -> Vec<(PyStr, Value)> {
+impl Shape {
+    /// The calls the shape filled from `scope` holds (`value_calls`), `None` where
+    /// `fill` is. A dict shape is filled into a list of entries, not into a dict: a call
+    /// reads two of them, and a hash table of every entry would be built only to be
+    /// taken apart.
+    fn fill_calls(&self, scope: &mut Dict) -> Option<Vec<(PyStr, Value)>> {
+        match self {
+            Shape::Dict(_) => Some(self.fill_call(scope)?.into_iter().collect()),
+            other => Some(value_calls(other.fill(scope)?)),
+        }
+    }
+
+    /// The one call the shape filled from `scope` is, if it is one (`call`); `None` where
+    /// `fill` is.
+    fn fill_call(&self, scope: &mut Dict) -> Option<Option<(PyStr, Value)>> {
+        match self {
+            Shape::Dict(pairs) => Some(Entries::fill(pairs, scope)?.call()),
+            other => Some(call(other.fill(scope)?)),
+        }
+    }
+}
+
+/// A dict, filled or parsed, as a list of its entries: what a call is read from.
+struct Entries(Vec<(PyStr, Entry)>);
+
+/// One entry's value: a dict shape's entries, or any value.
+enum Entry {
+    Dict(Entries),
+    Value(Value),
+}
+
+impl Entries {
+    /// A dict shape's entries filled from `scope`, in order; `None` where `fill` is.
+    fn fill(pairs: &[(PyStr, Shape)], scope: &mut Dict) -> Option<Entries> {
+        let filled = pairs.iter().map(|(key, shape)| {
+            let entry = match shape {
+                Shape::Dict(inner) => Entry::Dict(Entries::fill(inner, scope)?),
+                other => Entry::Value(other.fill(scope)?),
+            };
+            Some((key.clone(), entry))
+        });
+        filled.collect::<Option<_>>().map(Entries)
+    }
+
+    /// A dict's entries.
+    fn of(dict: Dict) -> Entries {
+        Entries(
+            dict.into_iter()
+                .map(|(k, v)| (k, Entry::Value(v)))
+                .collect(),
+        )
+    }
+
+    /// The entry under `key`, taken out.
+    fn take(&mut self, key: &str) -> Option<Entry> {
+        let at = self
+            .0
+            .iter()
+            .position(|(k, _)| k.as_bytes() == key.as_bytes())?;
+        Some(self.0.swap_remove(at).1)
+    }
+
+    /// The call these entries are, read as `{"type": "function", "function": {"name",
+    /// "arguments"}}` or `{"name", "arguments"}`: none without a string name, or with
+    /// arguments that are neither an object nor text.
+    fn call(mut self) -> Option<(PyStr, Value)> {
+        let mut function = match self.take("function") {
+            Some(Entry::Dict(function)) => function,
+            Some(Entry::Value(Value::Dict(function))) => Entries::of(function),
+            _ => self,
+        };
+        let Some(Value::Str(name)) = function.take("name").map(Entry::value) else {
+            return None;
+        };
+        let args = match function.take("arguments").map(Entry::value) {
+            None => Value::Dict(Dict::default()),
+            Some(Value::Str(text)) => decoded_object(&text).unwrap_or(Value::Str(text)),
+            Some(args @ Value::Dict(_)) => args,
+            Some(_) => return None,
+        };
+        Some((name, args))
+    }
+}
+
+impl Entry {
+    /// The entry as a value: a dict shape's entries become the dict they describe.
+    fn value(self) -> Value {
+        match self {
+            Entry::Value(value) => value,
+            Entry::Dict(entries) => Value::Dict(
+                entries
+                    .0
+                    .into_iter()
+                    .map(|(key, entry)| (key, entry.value()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// The calls a region's value holds: it, or each element of it when it is a list.
+fn value_calls(value: Value) -> Vec<(PyStr, Value)> {
     let elements = match value {
         Value::List(items) => items,
         one => vec![one],
@@ -167,25 +278,12 @@ pub fn calls(value: Value) -> Vec<(PyStr, Value)> {
     elements.into_iter().filter_map(call).collect()
 }
 
-/// One element as a call.
+/// One element as a call (`Entries::call`); none unless it is a dict.
 fn call(element: Value) -> Option<(PyStr, Value)> {
-    let Value::Dict(mut element) = element else {
-        return None;
-    };
-    let mut function = match element.swap_remove(&PyStr::from("function")) {
-        Some(Value::Dict(function)) => function,
-        _ => element,
-    };
-    let Some(Value::Str(name)) = function.swap_remove(&PyStr::from("name")) else {
-        return None;
-    };
-    let args = match function.swap_remove(&PyStr::from("arguments")) {
-        None => Value::Dict(Dict::default()),
-        Some(Value::Str(text)) => decoded_object(&text).unwrap_or(Value::Str(text)),
-        Some(args @ Value::Dict(_)) => args,
-        Some(_) => return None,
-    };
-    Some((name, args))
+    match element {
+        Value::Dict(dict) => Entries::of(dict).call(),
+        _ => None,
+    }
 }
 
 /// Arguments written as JSON text, decoded when they are an object.
@@ -204,7 +302,7 @@ mod tests {
     fn placeholders_are_whole_strings_of_dotted_words() {
         assert_eq!(
             placeholder("{content.args}"),
-            Some(vec!["content".into(), "args".into()])
+            Some(vec![PyStr::from("content"), PyStr::from("args")])
         );
         assert_eq!(placeholder("{a..b}"), None);
         assert!(holds_placeholder("call {name} now") && !holds_placeholder("{ not one }"));
