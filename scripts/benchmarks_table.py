@@ -19,6 +19,8 @@ writes them into the page:
 
     # streaming beside batch salvage, in instructions (valgrind; no criterion run)
     scripts/benchmarks_table.py stream --results benches/results
+    # the shipped templates' replies, in instructions (valgrind), beside an earlier run
+    scripts/benchmarks_table.py templates --before OLD.csv --results benches/results
 
     # BENCHMARKS.md from the files its markers name; --check only checks
     scripts/benchmarks_table.py render [--check]
@@ -36,6 +38,7 @@ here is, if anything, an understatement of toolfix's advantage.
 """
 
 import argparse
+import csv
 import datetime
 import glob
 import json
@@ -452,10 +455,11 @@ class Report:
 # Commands
 # --------------------------------------------------------------------------------------
 
-def bench_executable(name):
-    """The path of a bench's executable, built if needed."""
+def bench_executable(name, features=()):
+    """The path of a bench's executable, built if needed (with ``features``)."""
+    flags = ["--features", ",".join(features)] if features else []
     output = subprocess.run(
-        ["cargo", "bench", "--bench", name, "--no-run", "--message-format=json"],
+        ["cargo", "bench", "--bench", name, *flags, "--no-run", "--message-format=json"],
         check=True, capture_output=True, text=True).stdout
     for line in output.splitlines():
         message = json.loads(line)
@@ -527,15 +531,18 @@ def command_tables(args):
 
 def dialect_instructions(groups):
     """``{group: (instructions at 256 KiB, at 1 MiB)}`` under callgrind, from the
-    ``dialect_instructions`` bench (one salvage under ``strict``)."""
-    executable = bench_executable("dialect_instructions")
+    ``dialect_instructions`` bench (one salvage under ``strict``), or for the shipped
+    templates' groups (``template-…``) the ``template_instructions`` bench."""
     counts = {}
     for group in groups:
+        template = group.startswith("template-")
+        bench = "template_instructions" if template else "dialect_instructions"
+        executable = bench_executable(bench, ["toolfix/template"] if template else [])
         pair = []
         for nbytes in (256 * 1024, 1024 * 1024):
             run = subprocess.run(
                 ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/stdout",
-                 "--toggle-collect=*dialect_instructions::measured*",
+                 f"--toggle-collect=*{bench}::measured*",
                  executable, group, str(nbytes)],
                 check=True, capture_output=True, text=True)
             pair.append(next(int(line.split()[1]) for line in run.stdout.splitlines()
@@ -647,6 +654,39 @@ def command_stream(args):
     emit(stream_table(stream_instructions()) + "\n", args, "stream")
 
 
+SHIPPED_TEMPLATES = os.path.join(ROOT, "crates/toolfix/src/salvage/template/shipped")
+
+
+def template_table(before=None):
+    """Per shipped template and reply family (``template_replies``): the instructions of
+    one reading at 1 MiB, their growth from 256 KiB (4.00 is linear), and with ``before``
+    (an earlier output of this command, as CSV) the count there and the change."""
+    names = sorted(f[:-len(".json")] for f in os.listdir(SHIPPED_TEMPLATES)
+                   if f.endswith(".json"))
+    groups = [f"template-{name}-{family}" for name in names for family in ("calls", "cut")]
+    counts = dialect_instructions(groups)
+    earlier = {}
+    if before:
+        with open(before, encoding="utf-8", newline="") as f:
+            earlier = {row["reply"]: row["instructions at 1 MiB"] for row in csv.DictReader(f)}
+    rows = []
+    for group in groups:
+        small, large = counts[group]
+        row = [f"`{group}`", f"{large / 1e6:,.1f} M", f"{large / small:.2f}"]
+        if before:
+            was = earlier.get(f"`{group}`")
+            change = (f"{large / (float(was.rstrip(' M').replace(',', '')) * 1e6) - 1:+.0%}"
+                      if was else "–")
+            row += [was or "–", change]
+        rows.append(row)
+    header = ["reply", "instructions at 1 MiB", "1 MiB / 256 KiB"]
+    return table(header + (["before", "change"] if before else []), rows)
+
+
+def command_templates(args):
+    emit(template_table(args.before) + "\n", args, "templates-instructions")
+
+
 def add_results(parser):
     """The options of a command that writes data files."""
     parser.add_argument("--results", help="write each table to RESULTS/<date>-<name>.csv")
@@ -676,12 +716,17 @@ def main():
     add_results(dialects)
     stream = commands.add_parser("stream", help="streaming instruction counts (valgrind)")
     add_results(stream)
+    templates = commands.add_parser(
+        "templates", help="the shipped templates' instruction counts (valgrind)")
+    templates.add_argument("--before", help="an earlier output of this command (CSV)")
+    add_results(templates)
     render = commands.add_parser("render", help="write BENCHMARKS.md's tables from the data")
     render.add_argument("--check", action="store_true",
                         help="only check that BENCHMARKS.md is current")
     args = parser.parse_args()
     run = {"stream": command_stream, "callgrind": command_callgrind,
-           "dialects": command_dialects, "render": command_render, "tables": command_tables}
+           "dialects": command_dialects, "render": command_render, "tables": command_tables,
+           "templates": command_templates}
     run[args.command](args)
 
 
