@@ -533,11 +533,15 @@ def dialect_instructions(groups):
     """``{group: (instructions at 256 KiB, at 1 MiB)}`` under callgrind, from the
     ``dialect_instructions`` bench (one salvage under ``strict``), or for the shipped
     templates' groups (``template-…``) the ``template_instructions`` bench."""
+    executables = {}
     counts = {}
     for group in groups:
         template = group.startswith("template-")
         bench = "template_instructions" if template else "dialect_instructions"
-        executable = bench_executable(bench, ["toolfix/template"] if template else [])
+        if bench not in executables:
+            features = ["toolfix/template"] if template else []
+            executables[bench] = bench_executable(bench, features)
+        executable = executables[bench]
         pair = []
         for nbytes in (256 * 1024, 1024 * 1024):
             run = subprocess.run(

@@ -1,8 +1,8 @@
 //! The shipped response templates (`salvage::template`) on replies of 256 KiB and 1 MiB
 //! (`template_replies`: each template's example calls back to back, `-calls`, and cut,
-//! `-cut`). Timed
-//! under `strict`, in the dialect families' format (BENCHMARKS.md, "The dialects only
-//! `strict` recovers"): `cargo bench -p toolfix --features template --bench templates`.
+//! `-cut`). Timed under `strict`, in the dialect families' format (BENCHMARKS.md, "The
+//! dialects only `strict` recovers"): `cargo bench -p toolfix --features template --bench
+//! templates`.
 
 mod template_replies;
 mod timing;

@@ -37,7 +37,7 @@ pub struct Region {
     /// Whether its close was found: a region without one runs to the end of the reply.
     pub closed: bool,
     /// Its text read as its field reads it, when that is plain JSON and the text is one
-    /// object or array alone: decoded while the close was looked for (`close_from`), so
+    /// object or array alone: decoded while the close was looked for (`leading_json`), so
     /// the content parser does not read it again.
     pub value: Option<Value>,
 }
