@@ -80,6 +80,14 @@ impl ParamTypes {
         ParamTypes { params }
     }
 
+    /// Whether [`ParamTypes::convert`] returns every string as it is: each parameter's
+    /// first declared type is `string`, which any text reads as.
+    pub fn keeps_strings(&self) -> bool {
+        self.params
+            .iter()
+            .all(|(_, types)| types.first() == Some(&JsonType::String))
+    }
+
     /// `raw`, the text a model wrote for parameter `key`, as a value of its declared type.
     pub fn convert(&self, key: &PyStr, raw: &PyStr) -> Value {
         match self.declared(key) {

@@ -65,6 +65,7 @@ use std::fmt;
 
 use super::call::{Args, Call};
 use super::dialect::Dialect;
+use super::payload::read_back;
 use super::{Allowlist, Request};
 use crate::py::{PyStr, Value};
 use load::Field;
@@ -137,10 +138,9 @@ impl Template {
 /// The span of every region of `text` that `template` reads, in text order
 /// (`internals::template`).
 pub(crate) fn region_spans(text: &[u8], template: &Template) -> Vec<std::ops::Range<usize>> {
-    read::regions(text, template)
-        .into_iter()
-        .map(|region| region.span)
-        .collect()
+    let mut spans = Vec::new();
+    read::each_region(text, template, |region| spans.push(region.span));
+    spans
 }
 
 /// Recovers the calls of `request`'s reply as `template` declares them, in text order.
@@ -153,34 +153,48 @@ pub fn salvage(request: &Request<'_>, template: &Template) -> Vec<Call> {
         return Vec::new();
     }
     let mut calls = Vec::new();
-    for region in read::regions(text, template) {
+    read::each_region(text, template, |region| {
         if region.field != template.calls {
-            continue;
+            return;
         }
         let field = &template.fields[region.field];
         // A cut call is no call (G4): without its close, only a text that reads whole is
         // taken (JSON whose closing token a server stripped as a stop token).
         if !region.closed && !field.args.reads_only_whole(field.parser) {
-            continue;
+            return;
         }
         let body = &text[region.body.clone()];
-        for (name, args) in shape::calls(field, body, region.value, region.captures) {
-            if let Some(args) = offered(&name, args, request.tools) {
-                let at = (Dialect::Template, calls.len());
-                calls.push(Call::new(Value::Str(name), args, region.span.clone(), at));
-            }
-        }
-    }
+        let span = &region.span;
+        shape::calls(
+            field,
+            body,
+            region.value,
+            region.captures,
+            &mut |name, args| {
+                if let Some(args) = offered(&name, args, request.tools) {
+                    let at = (Dialect::Template, calls.len());
+                    calls.push(Call::new(Value::Str(name), args, span.clone(), at));
+                }
+            },
+        );
+    });
     calls
 }
 
 /// A call named `name` with `args`, when `name` was offered: its string arguments typed by
-/// the tool's schema, as transformers types them.
-fn offered(name: &PyStr, args: Value, tools: &Allowlist) -> Option<Args> {
+/// the tool's schema, as transformers types them (written arguments are decoded for it
+/// only when the schema types a parameter as something other than a string).
+fn offered(name: &PyStr, args: Args, tools: &Allowlist) -> Option<Args> {
     if !tools.contains(name) {
         return None;
     }
-    let args = match (args, tools.types(name)) {
+    let types = tools.types(name).filter(|types| !types.keeps_strings());
+    let args = match (args, types) {
+        (Args::Written(text), Some(_)) => read_back(text.as_bytes())?,
+        (Args::Decoded(args), _) => args,
+        (written, None) => return Some(written),
+    };
+    let args = match (args, types) {
         (Value::Dict(dict), Some(types)) => Value::Dict(
             dict.into_iter()
                 .map(|(key, value)| {

@@ -18,14 +18,17 @@ use regex::bytes::Regex;
 
 use super::Template;
 use super::anchor::Pattern;
+use super::shape::{Parsed, Written};
 use crate::profile::{JsonSite, Profile};
-use crate::py::json::{raw_check, raw_decode, skip_whitespace};
+use crate::py::json::{
+    DecodeLimits, raw_check, raw_decode_after, skip_whitespace, transcode_flat_first,
+};
 use crate::py::{Dict, PyStr, Value};
 use crate::salvage::fence::next_fence;
 
 /// One region of a field: where it is and the text between its open and its close.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Region {
+pub struct Region<'t> {
     /// The field's index in the template.
     pub field: usize,
     /// From the start of its open to the end of its close (or of the reply).
@@ -37,9 +40,9 @@ pub struct Region {
     /// Whether its close was found: a region without one runs to the end of the reply.
     pub closed: bool,
     /// Its text read as its field reads it, when that is plain JSON and the text is one
-    /// object or array alone: decoded while the close was looked for (`leading_json`), so
+    /// object or array alone: read while the close was looked for (`leading_json`), so
     /// the content parser does not read it again.
-    pub value: Option<Value>,
+    pub value: Option<Parsed<'t>>,
 }
 
 /// What the reading may meet outside a region.
@@ -62,7 +65,16 @@ struct Ahead {
 }
 
 /// Every region of `text` as `template` reads it, in text order.
-pub fn regions(text: &[u8], template: &Template) -> Vec<Region> {
+#[cfg(test)]
+pub fn regions<'t>(text: &'t [u8], template: &Template) -> Vec<Region<'t>> {
+    let mut out = Vec::new();
+    each_region(text, template, |region| out.push(region));
+    out
+}
+
+/// Gives `visit` every region of `text` as `template` reads it, in text order, each as it
+/// is found: a reply of thousands of calls is not first gathered into a list of them.
+pub fn each_region<'t>(text: &'t [u8], template: &Template, mut visit: impl FnMut(Region<'t>)) {
     let mut marks: Vec<Ahead> = std::iter::once(Mark::Fence)
         .chain(
             (0..template.fields.len())
@@ -72,7 +84,6 @@ pub fn regions(text: &[u8], template: &Template) -> Vec<Region> {
         .chain(implicit_close(template).map(|_| Mark::ImplicitClose))
         .map(|mark| Ahead { mark, next: None })
         .collect();
-    let mut out = Vec::new();
     let mut pos = 0;
     while let Some((mark, found)) = earliest(text, pos, template, &mut marks) {
         match mark {
@@ -91,11 +102,10 @@ pub fn regions(text: &[u8], template: &Template) -> Vec<Region> {
                     break;
                 }
                 pos = region.span.end;
-                out.push(region);
+                visit(region);
             }
         }
     }
-    out
 }
 
 /// The implicit field's close pattern, if it has one.
@@ -163,13 +173,13 @@ fn search(text: &[u8], pos: usize, template: &Template, mark: Mark) -> Option<Ra
 
 /// The region of `field` whose open matched at `open`: to its close, or to the end of
 /// the reply.
-fn region(
-    text: &[u8],
+fn region<'t>(
+    text: &'t [u8],
     template: &Template,
     field: usize,
     open: Range<usize>,
     json_limit: Option<usize>,
-) -> Region {
+) -> Region<'t> {
     let declared = &template.fields[field];
     let captures = declared
         .open
@@ -188,7 +198,7 @@ fn region(
         .map_or((text.len(), text.len()), |c| (c.start, c.end));
     let value = json
         .and_then(|(value, end)| value.filter(|_| skip_whitespace(text, end) >= body_end))
-        .filter(|value| matches!(value, Value::Dict(_) | Value::List(_)));
+        .filter(Parsed::is_container);
     Region {
         field,
         span: open.start..end,
@@ -227,28 +237,71 @@ fn remember(marks: &mut [Ahead], mark: Mark, next: Option<Range<usize>>) {
 /// ends: the close is looked for after it, so that a closing token written inside a string
 /// does not cut the value (a close counts where the format's next token can follow it).
 /// Without one (the text is not JSON up to the next open), the close is looked for right
-/// after the open, as transformers looks. The value is built only when the field reads
-/// `plain` JSON, whose value it is; otherwise only its end is found.
+/// after the open, as transformers looks. The value is read only when the field reads
+/// `plain` JSON, whose value it is (written as `json.dumps` writes it when that is a copy
+/// of the text, decoded otherwise); otherwise only its end is found.
 ///
 /// No other region of the field starts before its next open, so each byte is scanned as
 /// JSON at most once.
-fn leading_json(
-    text: &[u8],
+fn leading_json<'t>(
+    text: &'t [u8],
     open: &Range<usize>,
     json_limit: usize,
     plain: bool,
-) -> Option<(Option<Value>, usize)> {
+) -> Option<(Option<Parsed<'t>>, usize)> {
     if json_limit <= open.end {
         return None;
     }
     let body = &text[..json_limit];
     let limits = Profile::Strict.json_limits(JsonSite::Tag);
     let start = skip_whitespace(body, open.end);
-    match plain {
-        true => raw_decode(body, start, limits)
+    if !plain {
+        return raw_check(body, start, limits).ok().map(|end| (None, end));
+    }
+    if let Some((elements, end)) = written_elements(body, start, limits) {
+        return Some((Some(Parsed::Elements(elements)), end));
+    }
+    match transcode_flat_first(body, start, limits) {
+        Ok(json) => {
+            let end = json.end;
+            Some((Some(Parsed::Written(Written { json, source: body })), end))
+        }
+        Err(gave_up) => raw_decode_after(gave_up, body, start, limits)
             .ok()
-            .map(|(value, end)| (Some(value), end)),
-        false => raw_check(body, start, limits).ok().map(|end| (None, end)),
+            .map(|(value, end)| (Some(Parsed::Value(value)), end)),
+    }
+}
+
+/// The list at `start` of `text`, when each of its elements is plain JSON (the calls of a
+/// format that writes them as a list), each element written as `json.dumps` writes it,
+/// and where the list ends; `None` for anything else, which the decoder then reads (and
+/// rejects where it must: a trailing comma stops this reading too).
+fn written_elements(
+    text: &[u8],
+    start: usize,
+    limits: DecodeLimits,
+) -> Option<(Vec<Written<'_>>, usize)> {
+    if text.get(start) != Some(&b'[') || limits.max_depth == 0 {
+        return None;
+    }
+    let inner = DecodeLimits {
+        max_depth: limits.max_depth - 1,
+        ..limits
+    };
+    let mut elements = Vec::new();
+    let mut at = skip_whitespace(text, start + 1);
+    if text.get(at) == Some(&b']') {
+        return Some((elements, at + 1));
+    }
+    loop {
+        let json = transcode_flat_first(text, at, inner).ok()?;
+        at = skip_whitespace(text, json.end);
+        elements.push(Written { json, source: text });
+        match text.get(at)? {
+            b',' => at = skip_whitespace(text, at + 1),
+            b']' => return Some((elements, at + 1)),
+            _ => return None,
+        }
     }
 }
 

@@ -3,9 +3,125 @@
 use super::content;
 use super::load::Field;
 use crate::profile::{JsonSite, Profile};
-use crate::py::json::loads;
+use crate::py::json::{Transcoded, loads};
 use crate::py::unicode::is_word;
 use crate::py::{Dict, PyStr, Value};
+use crate::salvage::call::Args;
+use crate::salvage::payload::read_back;
+
+/// A region's text as its content parser read it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Parsed<'t> {
+    /// Decoded into a value.
+    Value(Value),
+    /// Plain JSON, as `json.dumps` writes it.
+    Written(Written<'t>),
+    /// A list of plain JSON elements, each as `json.dumps` writes it.
+    Elements(Vec<Written<'t>>),
+}
+
+/// Plain JSON written as `json.dumps` writes it (`py::json::transcode`): a call is read
+/// from its members without building the dicts a decoder builds (two per call, each a
+/// hash table), which were most of what a template's JSON call cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Written<'t> {
+    /// The value, and its members when it is an object.
+    pub json: Transcoded<'t>,
+    /// The text it was read from, which its members' keys index.
+    pub source: &'t [u8],
+}
+
+impl Parsed<'_> {
+    /// Whether it is a dict or a list.
+    pub fn is_container(&self) -> bool {
+        match self {
+            Parsed::Value(value) => matches!(value, Value::Dict(_) | Value::List(_)),
+            Parsed::Written(written) => matches!(written.json.text().first(), Some(b'{' | b'[')),
+            Parsed::Elements(_) => true,
+        }
+    }
+
+    /// The value, decoded; `None` only if what `transcode` wrote did not read back.
+    fn into_value(self) -> Option<Value> {
+        match self {
+            Parsed::Value(value) => Some(value),
+            Parsed::Written(written) => read_back(written.json.text()),
+            Parsed::Elements(elements) => elements
+                .iter()
+                .map(|e| read_back(e.json.text()))
+                .collect::<Option<_>>()
+                .map(Value::List),
+        }
+    }
+}
+
+/// Where a dict shape's placeholders are read from plain JSON's members, not the scope.
+#[derive(Clone, Copy)]
+enum Members<'w, 't> {
+    /// The parsed content: `{content…}`.
+    Content(&'w Written<'t>),
+    /// A list element whose keys are in scope (`transform_each`): `{key…}` for each of
+    /// its keys.
+    Item(&'w Written<'t>),
+}
+
+impl Members<'_, '_> {
+    /// Whether the placeholder `path` is read from these members.
+    fn names(self, path: &[PyStr]) -> bool {
+        match self {
+            Members::Content(_) => names_content(path),
+            Members::Item(item) => path.first().is_some_and(|key| item.member(key).is_some()),
+        }
+    }
+
+    /// What the placeholder `path`, which these members name, is; `None` where `fill` is.
+    fn entry(self, path: &[PyStr]) -> Option<Entry> {
+        match self {
+            Members::Content(content) => content.entry(&path[1..]),
+            Members::Item(item) => item.entry(path),
+        }
+    }
+}
+
+impl Written<'_> {
+    /// What the placeholder `{content.path…}` names; `None` where `fill` is (a key the
+    /// object lacks, a key into something that is not a dict).
+    fn entry(&self, path: &[PyStr]) -> Option<Entry> {
+        let text = self.json.text();
+        let Some((key, rest)) = path.split_first() else {
+            return Some(Entry::Written(PyStr::from_generalized_utf8(text)));
+        };
+        let member = self.member(key)?;
+        if rest.is_empty() {
+            return Some(Entry::Written(PyStr::from_generalized_utf8(member)));
+        }
+        let mut value = read_back(member)?;
+        for key in rest {
+            value = value.as_dict()?.get(key)?.clone();
+        }
+        Some(Entry::Value(value))
+    }
+
+    /// The value of its member `key`, as `json.dumps` writes it.
+    fn member(&self, key: &PyStr) -> Option<&[u8]> {
+        let members = self.json.members.iter();
+        let mut named = members.filter(|m| &self.source[m.key.clone()] == key.as_bytes());
+        named.next().map(|m| &self.json.text()[m.value.clone()])
+    }
+
+    /// Its members as entries, when it is an object.
+    fn entries(&self) -> Option<Entries> {
+        let text = self.json.text();
+        (text.first() == Some(&b'{')).then(|| {
+            let members = self.json.members.iter().map(|m| {
+                let key = PyStr::from_generalized_utf8(&self.source[m.key.clone()]);
+                let value = PyStr::from_generalized_utf8(&text[m.value.clone()]);
+                (key, Entry::Written(value))
+            });
+            Entries(members.collect())
+        })
+    }
+}
 
 /// A `transform`: a structure whose strings are either literals or whole placeholders
 /// (`"{content}"`, `"{content.args}"`, `"{name}"`), each replaced by what it names.
@@ -69,6 +185,27 @@ impl Shape {
         self
     }
 
+    /// Whether a dict shape of `pairs` can be filled from plain JSON's members: every
+    /// placeholder is an entry of a dict shape (in a list shape, it would need the value
+    /// decoded).
+    fn fills_from_members(pairs: &[(PyStr, Shape)]) -> bool {
+        pairs.iter().all(|(_, shape)| match shape {
+            Shape::Dict(inner) => Shape::fills_from_members(inner),
+            Shape::List(_) => !shape.holds_placeholder(),
+            Shape::Placeholder { .. } | Shape::Literal(_) => true,
+        })
+    }
+
+    /// Whether a placeholder occurs in the shape.
+    fn holds_placeholder(&self) -> bool {
+        match self {
+            Shape::Dict(pairs) => pairs.iter().any(|(_, s)| s.holds_placeholder()),
+            Shape::List(items) => items.iter().any(Shape::holds_placeholder),
+            Shape::Placeholder { .. } => true,
+            Shape::Literal(_) => false,
+        }
+    }
+
     /// Calls `visit` with each placeholder's path and its `moved` mark.
     fn each_placeholder(&mut self, visit: &mut impl FnMut(&[PyStr], &mut bool)) {
         match self {
@@ -126,6 +263,12 @@ fn placeholder(s: &str) -> Option<Vec<PyStr>> {
         .then(|| parts.into_iter().map(PyStr::from).collect())
 }
 
+/// Whether a placeholder's path starts at the parsed content, `{content…}`.
+fn names_content(path: &[PyStr]) -> bool {
+    path.first()
+        .is_some_and(|root| root.as_bytes() == b"content")
+}
+
 /// Whether a placeholder occurs anywhere in `s`.
 fn holds_placeholder(s: &str) -> bool {
     s.match_indices('{').any(|(at, _)| {
@@ -135,18 +278,49 @@ fn holds_placeholder(s: &str) -> bool {
     })
 }
 
-/// The calls of one region of `field` whose text is `body`: its text parsed (unless the
-/// reading already has its value, `parsed`), shaped with the open pattern's named
-/// `captures` in scope, and read as calls (`value_calls`); none where transformers raises.
+/// The calls of one region of `field` whose text is `body`, each given to `emit`: its
+/// text parsed (unless the reading already has its value, `parsed`), shaped with the open
+/// pattern's named `captures` in scope, and read as calls (`value_calls`); none where
+/// transformers raises.
 pub fn calls(
     field: &Field,
     body: &[u8],
-    parsed: Option<Value>,
+    parsed: Option<Parsed<'_>>,
     mut captures: Dict,
-) -> Vec<(PyStr, Value)> {
-    let Some(parsed) = parsed.or_else(|| content::parse(field.parser, &field.args, body)) else {
-        return Vec::new();
+    emit: &mut dyn FnMut(PyStr, Args),
+) {
+    let parsed =
+        parsed.or_else(|| content::parse(field.parser, &field.args, body).map(Parsed::Value));
+    let Some(parsed) = parsed else {
+        return;
     };
+    let mut emit_all = |calls: Vec<(PyStr, Args)>| calls.into_iter().for_each(|(n, a)| emit(n, a));
+    let value = match (&parsed, &field.transform) {
+        (Parsed::Written(written), None) => return written_calls(written, emit),
+        (Parsed::Elements(elements), None) => {
+            return elements.iter().for_each(|e| written_calls(e, emit));
+        }
+        (Parsed::Written(written), Some(Shape::Dict(pairs)))
+            if !field.transform_each && Shape::fills_from_members(pairs) =>
+        {
+            let members = Some(Members::Content(written));
+            let call = Entries::fill(pairs, &mut captures, members).and_then(Entries::call);
+            return call.into_iter().for_each(|(n, a)| emit(n, a));
+        }
+        (Parsed::Elements(elements), Some(Shape::Dict(pairs)))
+            if field.transform_each && Shape::fills_from_members(pairs) =>
+        {
+            return emit_all(each_item_calls(pairs, elements, &captures).unwrap_or_default());
+        }
+        _ => parsed.into_value(),
+    };
+    if let Some(value) = value {
+        emit_all(value_shaped_calls(field, value, captures));
+    }
+}
+
+/// The calls of a region's decoded value, shaped as `calls` says.
+fn value_shaped_calls(field: &Field, parsed: Value, mut captures: Dict) -> Vec<(PyStr, Args)> {
     let Some(shape) = &field.transform else {
         return value_calls(parsed);
     };
@@ -169,12 +343,41 @@ pub fn calls(
     calls.into_iter().flatten().flatten().collect()
 }
 
+/// The calls plain JSON with no transform holds: the object's, read from its members, or
+/// each element's of a list (decoded).
+fn written_calls(written: &Written<'_>, emit: &mut dyn FnMut(PyStr, Args)) {
+    let calls = match written.entries() {
+        Some(entries) => return entries.call().into_iter().for_each(|(n, a)| emit(n, a)),
+        None => read_back(written.json.text()).map_or_else(Vec::new, value_calls),
+    };
+    calls.into_iter().for_each(|(n, a)| emit(n, a));
+}
+
+/// The calls of a `transform_each` dict shape filled from each element of a list, its
+/// keys in scope beside the `captures`; `None` where transformers raises (an element that
+/// is not a dict, a placeholder nothing names).
+fn each_item_calls(
+    pairs: &[(PyStr, Shape)],
+    elements: &[Written<'_>],
+    captures: &Dict,
+) -> Option<Vec<(PyStr, Args)>> {
+    let mut calls = Vec::new();
+    for item in elements {
+        if item.json.text().first() != Some(&b'{') {
+            return None;
+        }
+        let mut scope = captures.clone();
+        calls.extend(Entries::fill(pairs, &mut scope, Some(Members::Item(item)))?.call());
+    }
+    Some(calls)
+}
+
 impl Shape {
     /// The calls the shape filled from `scope` holds (`value_calls`), `None` where
     /// `fill` is. A dict shape is filled into a list of entries, not into a dict: a call
     /// reads two of them, and a hash table of every entry would be built only to be
     /// taken apart.
-    fn fill_calls(&self, scope: &mut Dict) -> Option<Vec<(PyStr, Value)>> {
+    fn fill_calls(&self, scope: &mut Dict) -> Option<Vec<(PyStr, Args)>> {
         match self {
             Shape::Dict(_) => Some(self.fill_call(scope)?.into_iter().collect()),
             other => Some(value_calls(other.fill(scope)?)),
@@ -183,9 +386,9 @@ impl Shape {
 
     /// The one call the shape filled from `scope` is, if it is one (`call`); `None` where
     /// `fill` is.
-    fn fill_call(&self, scope: &mut Dict) -> Option<Option<(PyStr, Value)>> {
+    fn fill_call(&self, scope: &mut Dict) -> Option<Option<(PyStr, Args)>> {
         match self {
-            Shape::Dict(pairs) => Some(Entries::fill(pairs, scope)?.call()),
+            Shape::Dict(pairs) => Some(Entries::fill(pairs, scope, None)?.call()),
             other => Some(call(other.fill(scope)?)),
         }
     }
@@ -194,19 +397,30 @@ impl Shape {
 /// A dict, filled or parsed, as a list of its entries: what a call is read from.
 struct Entries(Vec<(PyStr, Entry)>);
 
-/// One entry's value: a dict shape's entries, or any value.
+/// One entry's value: a dict shape's entries, any value, or plain JSON as `json.dumps`
+/// writes it.
 enum Entry {
     Dict(Entries),
     Value(Value),
+    Written(PyStr),
 }
 
 impl Entries {
-    /// A dict shape's entries filled from `scope`, in order; `None` where `fill` is.
-    fn fill(pairs: &[(PyStr, Shape)], scope: &mut Dict) -> Option<Entries> {
+    /// A dict shape's entries filled from `scope`, in order, with the placeholders that
+    /// `members` names read from them (`Shape::fills_from_members`); `None` where `fill`
+    /// is.
+    fn fill(
+        pairs: &[(PyStr, Shape)],
+        scope: &mut Dict,
+        members: Option<Members>,
+    ) -> Option<Entries> {
         let filled = pairs.iter().map(|(key, shape)| {
-            let entry = match shape {
-                Shape::Dict(inner) => Entry::Dict(Entries::fill(inner, scope)?),
-                other => Entry::Value(other.fill(scope)?),
+            let entry = match (shape, members) {
+                (Shape::Dict(inner), _) => Entry::Dict(Entries::fill(inner, scope, members)?),
+                (Shape::Placeholder { path, .. }, Some(from)) if from.names(path) => {
+                    from.entry(path)?
+                }
+                (other, _) => Entry::Value(other.fill(scope)?),
             };
             Some((key.clone(), entry))
         });
@@ -234,43 +448,66 @@ impl Entries {
     /// The call these entries are, read as `{"type": "function", "function": {"name",
     /// "arguments"}}` or `{"name", "arguments"}`: none without a string name, or with
     /// arguments that are neither an object nor text.
-    fn call(mut self) -> Option<(PyStr, Value)> {
-        let mut function = match self.take("function") {
+    fn call(mut self) -> Option<(PyStr, Args)> {
+        let mut function = match self.take("function").map(Entry::value) {
             Some(Entry::Dict(function)) => function,
             Some(Entry::Value(Value::Dict(function))) => Entries::of(function),
             _ => self,
         };
-        let Some(Value::Str(name)) = function.take("name").map(Entry::value) else {
+        let Some(Entry::Value(Value::Str(name))) = function.take("name").map(Entry::value) else {
             return None;
         };
-        let args = match function.take("arguments").map(Entry::value) {
+        let args = match function.take("arguments") {
             None => Value::Dict(Dict::default()),
-            Some(Value::Str(text)) => decoded_object(&text).unwrap_or(Value::Str(text)),
-            Some(args @ Value::Dict(_)) => args,
-            Some(_) => return None,
+            Some(Entry::Written(text)) if text.as_bytes().first() == Some(&b'{') => {
+                return Some((name, Args::Written(text)));
+            }
+            Some(entry) => match entry.value() {
+                Entry::Value(Value::Str(text)) => decoded_object(&text).unwrap_or(Value::Str(text)),
+                Entry::Value(args @ Value::Dict(_)) => args,
+                Entry::Dict(entries) => entries.into_dict(),
+                _ => return None,
+            },
         };
-        Some((name, args))
+        Some((name, Args::Decoded(args)))
     }
 }
 
 impl Entry {
-    /// The entry as a value: a dict shape's entries become the dict they describe.
-    fn value(self) -> Value {
+    /// A written entry decoded, the other kinds as they are.
+    fn value(self) -> Entry {
+        match self {
+            Entry::Written(_) => Entry::Value(self.into_value()),
+            other => other,
+        }
+    }
+
+    /// The entry as a value: a dict shape's entries become the dict they describe. What
+    /// `transcode` wrote always reads back; were it not to, it would be `None`, which no
+    /// call takes as a name or arguments.
+    fn into_value(self) -> Value {
         match self {
             Entry::Value(value) => value,
-            Entry::Dict(entries) => Value::Dict(
-                entries
-                    .0
-                    .into_iter()
-                    .map(|(key, entry)| (key, entry.value()))
-                    .collect(),
-            ),
+            Entry::Dict(entries) => entries.into_dict(),
+            Entry::Written(text) => read_back(text.as_bytes()).unwrap_or(Value::None),
         }
     }
 }
 
+impl Entries {
+    /// The dict these entries describe.
+    fn into_dict(self) -> Value {
+        Value::Dict(
+            self.0
+                .into_iter()
+                .map(|(key, entry)| (key, entry.into_value()))
+                .collect(),
+        )
+    }
+}
+
 /// The calls a region's value holds: it, or each element of it when it is a list.
-fn value_calls(value: Value) -> Vec<(PyStr, Value)> {
+fn value_calls(value: Value) -> Vec<(PyStr, Args)> {
     let elements = match value {
         Value::List(items) => items,
         one => vec![one],
@@ -279,7 +516,7 @@ fn value_calls(value: Value) -> Vec<(PyStr, Value)> {
 }
 
 /// One element as a call (`Entries::call`); none unless it is a dict.
-fn call(element: Value) -> Option<(PyStr, Value)> {
+fn call(element: Value) -> Option<(PyStr, Args)> {
     match element {
         Value::Dict(dict) => Entries::of(dict).call(),
         _ => None,
@@ -320,7 +557,80 @@ mod tests {
         )]);
         let (name, args) = call(wrapped).unwrap();
         assert_eq!(name.as_str(), Some("f"));
-        assert!(matches!(args, Value::Dict(_)));
+        assert!(matches!(args, Args::Decoded(Value::Dict(_))));
         assert!(call(Value::dict([("name", Value::int(3))])).is_none());
+    }
+
+    /// The calls `calls` gives.
+    fn collected(
+        field: &Field,
+        body: &str,
+        parsed: Option<Parsed>,
+        captures: Dict,
+    ) -> Vec<(PyStr, Args)> {
+        let mut out = Vec::new();
+        calls(field, body.as_bytes(), parsed, captures, &mut |n, a| {
+            out.push((n, a))
+        });
+        out
+    }
+
+    /// A call's name and arguments, decoded.
+    fn decoded(calls: Vec<(PyStr, Args)>) -> Vec<(PyStr, Value)> {
+        let value = |args| match args {
+            Args::Decoded(value) => value,
+            Args::Written(text) => read_back(text.as_bytes()).unwrap(),
+        };
+        calls.into_iter().map(|(n, a)| (n, value(a))).collect()
+    }
+
+    #[test]
+    fn plain_json_read_from_its_members_gives_the_decoded_calls() {
+        let transforms = [
+            "",
+            r#", "transform": {"name": "{content.name}", "arguments": "{content.arguments}"}"#,
+            r#", "transform": {"type": "function", "function": {"name": "{content.name}", "arguments": "{content}"}}"#,
+            r#", "transform": {"name": "{content.function.name}", "arguments": {"x": "{content.x}"}}"#,
+            r#", "transform": {"name": "{content.name}", "arguments": {"k": [1, "{content.x}"]}}"#,
+            r#", "transform": {"name": "{content.name}", "arguments": "{content.missing}"}"#,
+            r#", "transform": {"name": "{content.name}", "arguments": "{content.name.deeper}"}"#,
+            r#", "transform": {"name": "{name}", "arguments": "{arguments}"}, "transform_each": true"#,
+            r#", "transform": {"name": "{name}", "arguments": {"x": "{x}", "t": "{tag}"}}, "transform_each": true"#,
+        ];
+        let bodies = [
+            r#"{"name": "f", "arguments": {"city": "Paris", "n": 3}}"#,
+            r#"{"name": "f", "arguments": {"a": {"b": [1, 2]}}, "x": "café"}"#,
+            r#"{"name": "f", "arguments": "{\"a\": 1}", "x": null}"#,
+            r#"{"function": {"name": "f", "arguments": {"a": 1}}, "name": "g", "x": 2}"#,
+            r#"{"name": "", "tool": "f", "parameters": {}}"#,
+            r#"{"name": 3, "arguments": {}}"#,
+            r#"{"name": "f", "arguments": [1]}"#,
+            r#"[{"name": "f", "arguments": {}}, {"name": "g", "x": "y"}]"#,
+            r#"[ {"name": "f", "arguments": {"a": "é"}, "x": 1} , {"name": "g", "arguments": {}} ]"#,
+            r#"[{"name": "f", "arguments": {}}, 3]"#,
+            r#"[]"#,
+        ];
+        let limits = Profile::Strict.json_limits(JsonSite::Tag);
+        for transform in transforms {
+            // A named group reaches the calls only through a transform.
+            let tag = if transform.is_empty() { "" } else { "?P<tag>" };
+            let template = super::super::Template::from_json(&format!(
+                r#"{{"fields": {{"tool_calls": {{"open_pattern": "<c(?: tag=({tag}\\w+))?>", "close": "</c>", "content": "json"{transform}}}}}}}"#
+            ))
+            .unwrap();
+            for body in bodies {
+                let text = format!("<c tag=t>{body}</c>");
+                let region = super::super::read::regions(text.as_bytes(), &template).remove(0);
+                let field = &template.fields[region.field];
+                assert!(matches!(
+                    region.value,
+                    Some(Parsed::Written(_) | Parsed::Elements(_))
+                ));
+                let read = collected(field, body, region.value, region.captures.clone());
+                let value = Parsed::Value(loads(body.as_bytes(), limits).unwrap());
+                let decoded_calls = collected(field, body, Some(value), region.captures);
+                assert_eq!(decoded(read), decoded(decoded_calls), "{transform} {body}");
+            }
+        }
     }
 }
