@@ -99,17 +99,17 @@ impl Transcoded<'_> {
         self.text().first() == Some(&b'{')
     }
 
-    /// The value of member `key`, as `json.dumps` writes it.
-    pub fn get(&self, source: &[u8], key: &str) -> Option<&[u8]> {
+    /// The value of member `key` (its bytes, a `str` or a `PyStr`'s), as `json.dumps`
+    /// writes it.
+    pub fn get(&self, source: &[u8], key: impl AsRef<[u8]>) -> Option<&[u8]> {
         self.member(source, key)
             .map(|m| &self.text()[m.value.clone()])
     }
 
     /// Member `key`.
-    pub fn member(&self, source: &[u8], key: &str) -> Option<&Member> {
-        self.members
-            .iter()
-            .find(|m| &source[m.key.clone()] == key.as_bytes())
+    pub fn member(&self, source: &[u8], key: impl AsRef<[u8]>) -> Option<&Member> {
+        let key = key.as_ref();
+        self.members.iter().find(|m| &source[m.key.clone()] == key)
     }
 
     /// The value as a `str`: its own bytes, or a copy of its run of the source (inline

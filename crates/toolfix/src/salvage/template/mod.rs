@@ -188,33 +188,55 @@ fn offered(name: &PyStr, args: Args, tools: &Allowlist) -> Option<Args> {
     if !tools.contains(name) {
         return None;
     }
-    let types = tools.types(name).filter(|types| !types.keeps_strings());
-    let args = match (args, types) {
-        (Args::Written(text), Some(_)) => read_back(text.as_bytes())?,
-        (Args::Decoded(args), _) => args,
-        (written, None) => return Some(written),
+    let Some(types) = tools.types(name).filter(|types| !types.keeps_strings()) else {
+        return Some(args);
     };
-    let args = match (args, types) {
-        (Value::Dict(dict), Some(types)) => Value::Dict(
-            dict.into_iter()
-                .map(|(key, value)| {
-                    let typed = match value {
-                        Value::Str(raw) => types.convert(&key, &raw),
-                        other => other,
-                    };
-                    (key, typed)
-                })
-                .collect(),
-        ),
-        (args, _) => args,
+    let args = match args {
+        Args::Written(text) => read_back(text.as_bytes())?,
+        Args::Decoded(args) => args,
     };
-    Some(Args::Decoded(args))
+    let Value::Dict(dict) = args else {
+        return Some(Args::Decoded(args));
+    };
+    let typed = dict.into_iter().map(|(key, value)| {
+        let typed = match value {
+            Value::Str(raw) => types.convert(&key, &raw),
+            other => other,
+        };
+        (key, typed)
+    });
+    Some(Args::Decoded(Value::Dict(typed.collect())))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn written_arguments_are_typed_only_where_the_schema_converts_a_string() {
+        let schema = |ty: &str| {
+            Value::dict([(
+                "properties",
+                Value::dict([
+                    ("city", Value::dict([("type", Value::str("string"))])),
+                    ("n", Value::dict([("type", Value::str(ty))])),
+                ]),
+            )])
+        };
+        let written = || Args::Written(PyStr::from(r#"{"city": "3", "n": "3"}"#));
+        let name = PyStr::from("f");
+        let mut tools = Allowlist::new(["f"]);
+        tools.insert_schema("f", &schema("string"));
+        assert_eq!(offered(&name, written(), &tools), Some(written()));
+        tools.insert_schema("f", &schema("integer"));
+        let typed = Value::dict([("city", Value::str("3")), ("n", Value::int(3))]);
+        assert_eq!(
+            offered(&name, written(), &tools),
+            Some(Args::Decoded(typed))
+        );
+        assert_eq!(offered(&PyStr::from("g"), written(), &tools), None);
+    }
 
     /// F42, found by the `template` fuzz target: an empty text, or one that ends after
     /// a newline, was refused at column 0.

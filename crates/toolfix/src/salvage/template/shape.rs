@@ -95,24 +95,23 @@ impl Written<'_> {
         if rest.is_empty() {
             return Some(Entry::Written(PyStr::from_generalized_utf8(member)));
         }
-        let mut value = read_back(member)?;
+        let value = read_back(member)?;
+        let mut at = &value;
         for key in rest {
-            value = value.as_dict()?.get(key)?.clone();
+            at = at.as_dict()?.get(key)?;
         }
-        Some(Entry::Value(value))
+        Some(Entry::Value(at.clone()))
     }
 
     /// The value of its member `key`, as `json.dumps` writes it.
     fn member(&self, key: &PyStr) -> Option<&[u8]> {
-        let members = self.json.members.iter();
-        let mut named = members.filter(|m| &self.source[m.key.clone()] == key.as_bytes());
-        named.next().map(|m| &self.json.text()[m.value.clone()])
+        self.json.get(self.source, key.as_bytes())
     }
 
     /// Its members as entries, when it is an object.
     fn entries(&self) -> Option<Entries> {
         let text = self.json.text();
-        (text.first() == Some(&b'{')).then(|| {
+        self.json.is_object().then(|| {
             let members = self.json.members.iter().map(|m| {
                 let key = PyStr::from_generalized_utf8(&self.source[m.key.clone()]);
                 let value = PyStr::from_generalized_utf8(&text[m.value.clone()]);
@@ -363,7 +362,7 @@ fn each_item_calls(
 ) -> Option<Vec<(PyStr, Args)>> {
     let mut calls = Vec::new();
     for item in elements {
-        if item.json.text().first() != Some(&b'{') {
+        if !item.json.is_object() {
             return None;
         }
         let mut scope = captures.clone();
