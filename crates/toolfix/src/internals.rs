@@ -17,8 +17,41 @@ pub mod json {
 #[cfg(feature = "template")]
 pub mod template {
     use std::ops::Range;
+    use std::sync::OnceLock;
+
+    use regex::bytes::Regex;
 
     use crate::salvage::template::Template;
+    use crate::salvage::template::groups::{Walk, check};
+
+    /// Checks a match's groups found by walking `source` (a pattern as the `regex` crate
+    /// reads it) against the crate's own at every match in `text`: how many were walked,
+    /// or the first that differs. A pattern the crate refuses walks nothing.
+    pub fn walk_agrees(source: &str, text: &[u8]) -> Result<usize, String> {
+        match regex::bytes::Regex::new(source) {
+            Ok(regex) => check(&regex, Walk::compile(source).as_ref(), text),
+            Err(_) => Ok(0),
+        }
+    }
+
+    /// Every pattern of the shipped templates, as the `regex` crate is given it.
+    pub fn shipped_patterns() -> Vec<String> {
+        crate::salvage::template::shipped::patterns()
+    }
+
+    /// [`walk_agrees`] for every pattern of the shipped templates, each compiled once.
+    pub fn walks_of_shipped_agree(text: &[u8]) -> Result<usize, String> {
+        static COMPILED: OnceLock<Vec<(Regex, Option<Walk>)>> = OnceLock::new();
+        let compiled = COMPILED.get_or_init(|| {
+            let sources = shipped_patterns();
+            let each = sources.iter().map(|s| (Regex::new(s), Walk::compile(s)));
+            each.filter_map(|(regex, walk)| Some((regex.ok()?, walk)))
+                .collect()
+        });
+        compiled.iter().try_fold(0, |walked, (regex, walk)| {
+            Ok(walked + check(regex, walk.as_ref(), text)?)
+        })
+    }
 
     /// The span of every region of `text` that `template` reads (each field with an
     /// `open`: calls, reasoning), in text order.

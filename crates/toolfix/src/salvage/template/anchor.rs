@@ -1,30 +1,71 @@
 //! Where a region opens or closes: literals or a pattern, compiled for the `regex` crate.
 
+use std::ops::Range;
+
 use regex::bytes::Regex;
 use serde::de::{self, Deserialize, Deserializer};
+
+use super::groups::Walk;
 
 /// A pattern as transformers compiles it (`re.DOTALL`), on the `regex` crate: linear in
 /// the text, with no look-around and no back-reference.
 #[derive(Clone, Debug)]
-pub struct Pattern(pub Regex);
+pub struct Pattern {
+    /// The compiled pattern, which finds every match.
+    pub regex: Regex,
+    /// The same pattern for walking a match's groups, where it can be walked.
+    walk: Option<Walk>,
+}
 
 impl Pattern {
     /// Compiles `source` as Python's `regex` module reads it with `re.DOTALL`; `\Z`, the
     /// end of the text in Python, is the crate's `\z`.
     pub fn compile(source: &str) -> Result<Pattern, String> {
-        Regex::new(&format!("(?s){}", end_anchors(source)))
-            .map(Pattern)
+        Pattern::new(&format!("(?s){}", end_anchors(source)))
             .map_err(|e| format!("pattern {source:?} cannot run on the regex crate: {e}"))
+    }
+
+    /// `source` compiled as the crate's syntax, with its walk.
+    fn new(source: &str) -> Result<Pattern, regex::Error> {
+        let regex = Regex::new(source)?;
+        let walk = (regex.captures_len() > 1)
+            .then(|| Walk::compile(source))
+            .flatten();
+        Ok(Pattern { regex, walk })
     }
 
     /// The names of its named groups.
     pub fn group_names(&self) -> impl Iterator<Item = &str> {
-        self.0.capture_names().flatten()
+        self.regex.capture_names().flatten()
+    }
+
+    /// Fills `slots` with the spans of the groups of the match at `found` (group `n` at
+    /// `slots[2n]` and `slots[2n + 1]`): `found` must be a match of this pattern that the
+    /// crate's `find_at` or `find_iter` returned.
+    pub fn groups(&self, text: &[u8], found: Range<usize>, slots: &mut Vec<Option<usize>>) {
+        slots.resize(2 * self.regex.captures_len(), None);
+        let walked = self.walk.as_ref();
+        if walked.is_some_and(|w| w.groups(text, found.start, found.end, slots)) {
+            return;
+        }
+        let mut locations = self.regex.capture_locations();
+        self.regex
+            .captures_read_at(&mut locations, text, found.start);
+        for (i, pair) in slots.chunks_mut(2).enumerate() {
+            let span = locations.get(i);
+            pair[0] = span.map(|s| s.0);
+            pair[1] = span.map(|s| s.1);
+        }
+    }
+
+    /// The index of the group named `name`.
+    pub fn group_index(&self, name: &str) -> Option<usize> {
+        self.regex.capture_names().position(|n| n == Some(name))
     }
 }
 
 /// `source` with each `\Z` escape (not an escaped backslash before a `Z`) as `\z`.
-fn end_anchors(source: &str) -> String {
+pub(super) fn end_anchors(source: &str) -> String {
     let mut out = String::with_capacity(source.len());
     let mut chars = source.chars();
     while let Some(c) = chars.next() {
@@ -85,8 +126,7 @@ impl Literals {
         let mut ordered: Vec<&String> = self.0.iter().collect();
         ordered.sort_by_key(|l| std::cmp::Reverse(l.len()));
         let alternation: Vec<String> = ordered.iter().map(|l| regex::escape(l)).collect();
-        Regex::new(&alternation.join("|"))
-            .map(Pattern)
+        Pattern::new(&alternation.join("|"))
             .map_err(|e| format!("literals {:?} cannot run on the regex crate: {e}", self.0))
     }
 }

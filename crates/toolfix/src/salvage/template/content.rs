@@ -286,20 +286,26 @@ fn restore_strings(text: &[u8], captured: &[Vec<u8>]) -> Vec<u8> {
 /// content unreadable: it is what is left of a cut or malformed value, and a call without
 /// it would reach the tool with an argument dropped (G4).
 fn xml_inline(args: &Args, text: &[u8]) -> Option<Value> {
-    let pattern = &args.tag_pattern.as_ref()?.0;
-    let has_value = pattern.capture_names().flatten().any(|n| n == "value");
+    let pattern = args.tag_pattern.as_ref()?;
+    let key_group = pattern.group_index("key")?;
+    let value_group = pattern.group_index("value");
+    let span = |slots: &[Option<usize>], group: usize| match slots[2 * group..2 * group + 2] {
+        [Some(start), Some(end)] => Some(&text[start..end]),
+        _ => None,
+    };
     let mut out = Dict::default();
     let mut covered = 0;
-    for captures in pattern.captures_iter(text) {
-        let whole = captures.get(0)?;
+    let mut slots = Vec::new();
+    for whole in pattern.regex.find_iter(text) {
         if !is_blank(&text[covered..whole.start()]) {
             return None;
         }
         covered = whole.end();
-        let key = PyStr::from_generalized_utf8(captures.name("key")?.as_bytes());
-        let value = match captures.name("value") {
-            Some(value) => sub_parse(args, value.as_bytes())?,
-            None if has_value => Value::None,
+        pattern.groups(text, whole.range(), &mut slots);
+        let key = PyStr::from_generalized_utf8(span(&slots, key_group)?);
+        let value = match value_group.map(|g| span(&slots, g)) {
+            Some(Some(value)) => sub_parse(args, value)?,
+            Some(None) => Value::None,
             None => sub_parse(args, b"")?,
         };
         insert(&mut out, key, value, args.merge_duplicates);

@@ -56,10 +56,11 @@
 
 mod anchor;
 mod content;
+pub(crate) mod groups;
 mod load;
 mod read;
 mod shape;
-mod shipped;
+pub(crate) mod shipped;
 
 use std::fmt;
 

@@ -166,8 +166,8 @@ fn search(text: &[u8], pos: usize, template: &Template, mark: Mark) -> Option<Ra
     let found = |regex: &Regex| regex.find_at(text, pos).map(|m| m.range());
     match mark {
         Mark::Fence => next_fence(text, pos),
-        Mark::Open(field) => found(&template.fields[field].open.as_ref()?.0),
-        Mark::ImplicitClose => found(&implicit_close(template)?.0),
+        Mark::Open(field) => found(&template.fields[field].open.as_ref()?.regex),
+        Mark::ImplicitClose => found(&implicit_close(template)?.regex),
     }
 }
 
@@ -184,14 +184,14 @@ fn region<'t>(
     let captures = declared
         .open
         .as_ref()
-        .map_or_else(Dict::default, |p| captures(&p.0, text, open.start));
+        .map_or_else(Dict::default, |p| captures(p, text, open.clone()));
     let plain = declared.args.reads_plain_json(declared.parser);
     let json = json_limit.and_then(|limit| leading_json(text, &open, limit, plain));
     let from = json.as_ref().map_or(open.end, |(_, end)| *end);
     let close = declared
         .close
         .as_ref()
-        .and_then(|close| close.0.find_at(text, from))
+        .and_then(|close| close.regex.find_at(text, from))
         .map(|m| m.range());
     let (body_end, end) = close
         .clone()
@@ -305,18 +305,17 @@ fn written_elements(
     }
 }
 
-/// The named groups of `pattern`'s match at `start`.
-fn captures(pattern: &Regex, text: &[u8], start: usize) -> Dict {
+/// The named groups of `pattern`'s match at `found`.
+fn captures(pattern: &Pattern, text: &[u8], found: Range<usize>) -> Dict {
     let mut out = Dict::default();
-    if pattern.capture_names().flatten().next().is_none() {
+    if pattern.group_names().next().is_none() {
         return out;
     }
-    let Some(groups) = pattern.captures_at(text, start) else {
-        return out;
-    };
-    for name in pattern.capture_names().flatten() {
-        if let Some(group) = groups.name(name) {
-            let value = PyStr::from_generalized_utf8(group.as_bytes());
+    let mut slots = Vec::new();
+    pattern.groups(text, found, &mut slots);
+    for (i, name) in pattern.regex.capture_names().enumerate() {
+        if let (Some(name), [Some(start), Some(end)]) = (name, &slots[2 * i..2 * i + 2]) {
+            let value = PyStr::from_generalized_utf8(&text[*start..*end]);
             out.insert(PyStr::from(name), Value::Str(value));
         }
     }

@@ -5,6 +5,7 @@
 use std::sync::OnceLock;
 
 use super::Template;
+use super::anchor::end_anchors;
 
 /// Each shipped template's name, JSON text and example: one reply holding one call,
 /// `get_weather(city="Paris")`, written as the model family writes it.
@@ -127,6 +128,34 @@ pub fn loaded(name: &str) -> Option<&'static Template> {
         TEMPLATES.iter().map(load).collect()
     });
     TEMPLATES.iter().position(|t| t.0 == name).map(|i| &all[i])
+}
+
+/// Every pattern written in the shipped templates (the values of keys ending in
+/// `pattern`), as `Pattern::compile` gives it to the `regex` crate: the walk of groups is
+/// checked against the crate on each.
+pub fn patterns() -> Vec<String> {
+    fn collect(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, value) in map {
+                    match value.as_str() {
+                        Some(source) if key.ends_with("pattern") => {
+                            out.push(format!("(?s){}", end_anchors(source)))
+                        }
+                        _ => collect(value, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| collect(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (_, json, _) in TEMPLATES {
+        let value = serde_json::from_str(json).expect("a shipped template is JSON");
+        collect(&value, &mut out);
+    }
+    out
 }
 
 /// The JSON text of the template named `name`, for the tests that build replies from it.
