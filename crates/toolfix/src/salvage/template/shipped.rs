@@ -119,15 +119,16 @@ pub const NAMES: &[&str] = &{
 };
 
 /// The template named `name`, loaded once for the life of the process: a server or a
-/// module that reads every request with it compiles its patterns once.
+/// module that reads every request with it compiles its patterns once, and a process
+/// that reads with one template compiles no other.
 pub fn loaded(name: &str) -> Option<&'static Template> {
-    static LOADED: OnceLock<Vec<Template>> = OnceLock::new();
-    let all = LOADED.get_or_init(|| {
-        let load =
-            |t: &(&str, &str, &str)| Template::from_json(t.1).expect("a shipped template loads");
-        TEMPLATES.iter().map(load).collect()
-    });
-    TEMPLATES.iter().position(|t| t.0 == name).map(|i| &all[i])
+    static LOADED: [OnceLock<Template>; TEMPLATES.len()] =
+        [const { OnceLock::new() }; TEMPLATES.len()];
+    let i = TEMPLATES.iter().position(|t| t.0 == name)?;
+    Some(
+        LOADED[i]
+            .get_or_init(|| Template::from_json(TEMPLATES[i].1).expect("a shipped template loads")),
+    )
 }
 
 /// Every pattern written in the shipped templates (the values of keys ending in
