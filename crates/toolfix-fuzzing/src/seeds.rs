@@ -9,6 +9,8 @@
 //!   item as a `salvage` request, and `hello` and `stop`;
 //! * `template`: each content, and each shipped response template's JSON and example
 //!   reply (`crates/toolfix/src/salvage/template/shipped/`);
+//! * `groups`: each pattern of the shipped templates, a zero byte, and each example
+//!   reply; and each example alone, which every shipped pattern reads;
 //! * `execute` reads every choice (tool names, parameters, arguments) from constant
 //!   tables by index, so a text means nothing to it: it starts from nothing.
 //!
@@ -18,6 +20,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use toolfix::internals::template::shipped_patterns;
 use toolfix::py::{PyStr, Value};
 use toolfix_harness::protocol::message::Request;
 use toolfix_harness::protocol::wire::encode_line;
@@ -33,6 +36,7 @@ pub struct Written {
     pub pyjson: usize,
     pub protocol: usize,
     pub template: usize,
+    pub groups: usize,
 }
 
 /// Writes `out/<target>/<name>` for every seed found under `root` (the repository).
@@ -84,8 +88,12 @@ pub fn write(root: &Path, out: &Path, skipped: &mut Vec<String>) -> io::Result<W
             stem.to_string_lossy(),
             ext.to_string_lossy()
         );
-        seeds.file("template", &name, &fs::read(&path)?)?;
+        let bytes = fs::read(&path)?;
+        seeds.file("template", &name, &bytes)?;
         seeds.written.template += 1;
+        if ext == "txt" {
+            seeds.groups(&stem.to_string_lossy(), &bytes)?;
+        }
     }
     Ok(seeds.written)
 }
@@ -115,6 +123,19 @@ impl Seeds {
         for (n, payload) in balanced_braces(content).into_iter().enumerate() {
             self.file("pyjson", &format!("{name}-payload{n}"), payload)?;
             self.written.pyjson += 1;
+        }
+        Ok(())
+    }
+
+    /// A shipped template's example reply, for `groups`: alone, and after each shipped
+    /// pattern.
+    fn groups(&mut self, name: &str, example: &[u8]) -> io::Result<()> {
+        self.file("groups", &format!("{name}.txt"), example)?;
+        self.written.groups += 1;
+        for (n, pattern) in shipped_patterns().iter().enumerate() {
+            let seed = [pattern.as_bytes(), &[0], example].concat();
+            self.file("groups", &format!("{name}-pattern{n}.txt"), &seed)?;
+            self.written.groups += 1;
         }
         Ok(())
     }

@@ -2,6 +2,7 @@
 
 mod execute;
 mod fence;
+mod groups;
 mod protocol;
 mod pyjson;
 mod salvage;
@@ -13,6 +14,7 @@ mod template;
 
 pub use execute::execute;
 pub use fence::fence;
+pub use groups::groups;
 pub use protocol::protocol;
 pub use pyjson::{pyjson, pyjson_every_pick};
 pub use salvage::{salvage, salvage_every_pick};
@@ -24,7 +26,7 @@ pub use template::template;
 use super::budget::Budget;
 
 /// Every target, by the name of its `fuzz/fuzz_targets/` file.
-pub const TARGETS: [&str; 9] = [
+pub const TARGETS: [&str; 10] = [
     "salvage",
     "salvage_grammar",
     "salvage_oracles",
@@ -34,6 +36,7 @@ pub const TARGETS: [&str; 9] = [
     "protocol",
     "stream",
     "template",
+    "groups",
 ];
 
 /// The directory of `fuzz/regressions/` whose inputs `target` replays: its own name,
@@ -61,6 +64,7 @@ pub fn run(name: &str, data: &[u8], budget: Budget) {
         "protocol" => protocol(data),
         "stream" => stream_every_pick(data),
         "template" => template(data),
+        "groups" => groups(data),
         other => panic!("no fuzz target is called {other:?}"),
     }
 }
