@@ -398,8 +398,9 @@ impl Walker<'_> {
         }
     }
 
-    /// Past the longest run of `class` at `at`, no longer than `max`.
-    fn run(&mut self, class: &Set, min: u32, max: Option<u32>, mut at: usize) -> Option<usize> {
+    /// The end of the longest run of `class` at `at`, no longer than `max`, and how many
+    /// characters it holds.
+    fn longest(&self, class: &Set, max: Option<u32>, mut at: usize) -> (usize, u32) {
         let mut count = 0;
         while max.is_none_or(|max| count < max) {
             let Some(next) = self.one(class, at) else {
@@ -408,8 +409,14 @@ impl Walker<'_> {
             at = next;
             count += 1;
         }
+        (at, count)
+    }
+
+    /// Past the longest run of `class` at `at`, no longer than `max`.
+    fn run(&mut self, class: &Set, min: u32, max: Option<u32>, at: usize) -> Option<usize> {
+        let (end, count) = self.longest(class, max, at);
         self.chose |= count > min;
-        (count >= min).then_some(at)
+        (count >= min).then_some(end)
     }
 
     /// Past `bytes` after the longest run of `class` at `at` that they follow: the run's
@@ -424,15 +431,7 @@ impl Walker<'_> {
         at: usize,
     ) -> Option<usize> {
         let start = at;
-        let mut end = at;
-        let mut count = 0;
-        while max.is_none_or(|max| count < max) {
-            let Some(next) = self.one(class, end) else {
-                break;
-            };
-            end = next;
-            count += 1;
-        }
+        let (mut end, mut count) = self.longest(class, max, at);
         while count >= min {
             if let Some(next) = self.literal(bytes, end) {
                 self.chose |= count > min;
@@ -460,13 +459,11 @@ impl Walker<'_> {
         class: &Set,
         min: u32,
         rest: &Rest,
-        mut at: usize,
+        at: usize,
     ) -> Result<Option<usize>, Stop> {
-        for _ in 0..min {
-            match self.one(class, at) {
-                Some(next) => at = next,
-                None => return Ok(None),
-            }
+        let (at, count) = self.longest(class, Some(min), at);
+        if count < min {
+            return Ok(None);
         }
         let last = self.run_end(class, at);
         let found = earliest_start(rest, self.text, at, last, self.end)?;
@@ -476,15 +473,12 @@ impl Walker<'_> {
 
     /// The end of the longest run of `class` at `at`: for any character, the end of the
     /// valid UTF-8 there, found without reading one character at a time.
-    fn run_end(&self, class: &Set, mut at: usize) -> usize {
+    fn run_end(&self, class: &Set, at: usize) -> usize {
         if class.is_any() {
             let rest = &self.text[at..self.end];
             return at + std::str::from_utf8(rest).map_or_else(|e| e.valid_up_to(), str::len);
         }
-        while let Some(next) = self.one(class, at) {
-            at = next;
-        }
-        at
+        self.longest(class, None, at).0
     }
 
     /// Past the first of `branches` that walks from `at`.
