@@ -25,6 +25,11 @@ use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind};
 /// The cache of each lazy DFA, per thread scanning with it.
 const CACHE_BYTES: usize = 1 << 20;
 
+/// The most lazy runs a walked pattern holds: each builds a DFA of the pattern after it,
+/// so a pattern of many (no template's has more than three) would cost its square to
+/// load, and is left to the crate.
+const MOST_LAZY_RUNS: usize = 8;
+
 /// A pattern compiled for walking.
 #[derive(Clone, Debug)]
 pub struct Walk {
@@ -129,6 +134,9 @@ impl Walk {
             .build()
             .parse(source)
             .ok()?;
+        if lazy_runs(&hir) > MOST_LAZY_RUNS {
+            return None;
+        }
         let mut flat = Vec::new();
         flatten(&hir, &mut flat)?;
         let pieces = sequence(&flat, &[], true)?;
@@ -161,6 +169,16 @@ impl Walk {
             }
             _ => false,
         }
+    }
+}
+
+/// How many lazy repetitions `hir` holds.
+fn lazy_runs(hir: &Hir) -> usize {
+    match hir.kind() {
+        HirKind::Repetition(rep) => usize::from(!rep.greedy) + lazy_runs(&rep.sub),
+        HirKind::Capture(group) => lazy_runs(&group.sub),
+        HirKind::Concat(items) | HirKind::Alternation(items) => items.iter().map(lazy_runs).sum(),
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => 0,
     }
 }
 
@@ -751,6 +769,14 @@ mod tests {
         assert!(!walk.groups(b"a  b", 0, 4, &mut slots));
         assert!(walk.groups(b"a  xy b", 0, 7, &mut slots));
         assert_eq!(slots, [Some(0), Some(7), Some(3), Some(5)]);
+    }
+
+    #[test]
+    fn a_pattern_of_many_lazy_runs_is_left_to_the_crate() {
+        let many = "(?P<a>x)".to_owned() + &"y*?".repeat(MOST_LAZY_RUNS + 1);
+        assert!(Walk::compile(&many).is_none());
+        let few = "(?P<a>x)".to_owned() + &"y*?".repeat(MOST_LAZY_RUNS);
+        assert!(Walk::compile(&few).is_some());
     }
 
     #[test]
