@@ -28,7 +28,7 @@ pub mod template {
     /// reads it) against the crate's own at every match in `text`: how many were walked,
     /// or the first that differs. A pattern the crate refuses walks nothing.
     pub fn walk_agrees(source: &str, text: &[u8]) -> Result<usize, String> {
-        match regex::bytes::Regex::new(source) {
+        match Regex::new(source) {
             Ok(regex) => check(&regex, Walk::compile(source).as_ref(), text),
             Err(_) => Ok(0),
         }

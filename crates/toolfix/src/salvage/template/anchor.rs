@@ -5,7 +5,7 @@ use std::ops::Range;
 use regex::bytes::Regex;
 use serde::de::{self, Deserialize, Deserializer};
 
-use super::groups::Walk;
+use super::groups::{Walk, crate_groups};
 
 /// A pattern as transformers compiles it (`re.DOTALL`), on the `regex` crate: linear in
 /// the text, with no look-around and no back-reference.
@@ -21,7 +21,7 @@ impl Pattern {
     /// Compiles `source` as Python's `regex` module reads it with `re.DOTALL`; `\Z`, the
     /// end of the text in Python, is the crate's `\z`.
     pub fn compile(source: &str) -> Result<Pattern, String> {
-        Pattern::new(&format!("(?s){}", end_anchors(source)))
+        Pattern::new(&crate_source(source))
             .map_err(|e| format!("pattern {source:?} cannot run on the regex crate: {e}"))
     }
 
@@ -48,14 +48,7 @@ impl Pattern {
         if walked.is_some_and(|w| w.groups(text, found.start, found.end, slots)) {
             return;
         }
-        let mut locations = self.regex.capture_locations();
-        self.regex
-            .captures_read_at(&mut locations, text, found.start);
-        for (i, pair) in slots.chunks_mut(2).enumerate() {
-            let span = locations.get(i);
-            pair[0] = span.map(|s| s.0);
-            pair[1] = span.map(|s| s.1);
-        }
+        crate_groups(&self.regex, text, found.start, slots);
     }
 
     /// The index of the group named `name`.
@@ -64,8 +57,14 @@ impl Pattern {
     }
 }
 
+/// A template's pattern as the crate is given it: `re.DOTALL` as `(?s)`, and Python's
+/// `\Z` as `\z`.
+pub(super) fn crate_source(source: &str) -> String {
+    format!("(?s){}", end_anchors(source))
+}
+
 /// `source` with each `\Z` escape (not an escaped backslash before a `Z`) as `\z`.
-pub(super) fn end_anchors(source: &str) -> String {
+fn end_anchors(source: &str) -> String {
     let mut out = String::with_capacity(source.len());
     let mut chars = source.chars();
     while let Some(c) = chars.next() {

@@ -5,6 +5,7 @@ use memchr::memmem;
 use serde::Deserialize;
 
 use super::anchor::Pattern;
+use super::groups::span;
 use crate::profile::{JsonSite, Profile};
 use crate::py::json::{dumps, loads};
 use crate::py::pystr::decode_code_point;
@@ -289,10 +290,7 @@ fn xml_inline(args: &Args, text: &[u8]) -> Option<Value> {
     let pattern = args.tag_pattern.as_ref()?;
     let key_group = pattern.group_index("key")?;
     let value_group = pattern.group_index("value");
-    let span = |slots: &[Option<usize>], group: usize| match slots[2 * group..2 * group + 2] {
-        [Some(start), Some(end)] => Some(&text[start..end]),
-        _ => None,
-    };
+    let span = |slots: &[Option<usize>], group| span(slots, group).map(|s| &text[s]);
     let mut out = Dict::default();
     let mut covered = 0;
     let mut slots = Vec::new();

@@ -12,9 +12,11 @@
 //! crate. Patterns the walk cannot follow at all (a group inside a repetition, a repeated
 //! sequence) are never walked.
 
+use std::ops::Range;
 use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::sync::Arc;
 
+use regex::bytes::Regex;
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::nfa::thompson;
 use regex_automata::util::look::{self, LookMatcher};
@@ -225,32 +227,38 @@ fn sequence(flat: &[Flat], after: &[&Hir], groups: bool) -> Option<Vec<Piece>> {
             Flat::Open(_) | Flat::Close(_) => return None,
             Flat::Hir(hir) => *hir,
         };
-        let following: Vec<&Hir> = flat[i + 1..]
-            .iter()
-            .filter_map(|s| match s {
-                Flat::Hir(h) => Some(*h),
-                _ => None,
-            })
-            .chain(after.iter().copied())
-            .collect();
-        pieces.push(piece(hir, &following)?);
+        pieces.push(piece(hir, &flat[i + 1..], after)?);
     }
     Some(pieces)
 }
 
-/// The piece for `hir`, which `following` follows to the end of the pattern.
-fn piece(hir: &Hir, following: &[&Hir]) -> Option<Piece> {
+/// The pattern after a step: the HIR of `rest` (its groups' bounds dropped), then `after`.
+fn following<'h>(rest: &[Flat<'h>], after: &[&'h Hir]) -> Vec<&'h Hir> {
+    let own = rest.iter().filter_map(|s| match s {
+        Flat::Hir(h) => Some(*h),
+        _ => None,
+    });
+    own.chain(after.iter().copied()).collect()
+}
+
+/// The piece for `hir`, which `rest` then `after` follow to the end of the pattern; what
+/// follows is gathered only for the pieces that need it (alternatives and lazy runs).
+fn piece(hir: &Hir, rest: &[Flat], after: &[&Hir]) -> Option<Piece> {
+    let following = || following(rest, after);
     Some(match hir.kind() {
         HirKind::Literal(bytes) => Piece::Literal(bytes.0.clone()),
         HirKind::Class(class) => Piece::One(Set::new(class.clone())),
         // The two crates give each assertion the same bit.
         HirKind::Look(look) => Piece::Look(look::Look::from_repr(look.as_repr())?),
-        HirKind::Alternation(branches) => Piece::Either(
-            branches
-                .iter()
-                .map(|b| branch(b, following))
-                .collect::<Option<_>>()?,
-        ),
+        HirKind::Alternation(branches) => {
+            let following = following();
+            Piece::Either(
+                branches
+                    .iter()
+                    .map(|b| branch(b, &following))
+                    .collect::<Option<_>>()?,
+            )
+        }
         HirKind::Repetition(rep) => {
             let Some(class) = single(&rep.sub) else {
                 // `(?:X)?` is an alternation of `X` and nothing, in the order its
@@ -258,7 +266,7 @@ fn piece(hir: &Hir, following: &[&Hir]) -> Option<Piece> {
                 if rep.min != 0 || rep.max != Some(1) {
                     return None;
                 }
-                let (once, none) = (branch(&rep.sub, following)?, Vec::new());
+                let (once, none) = (branch(&rep.sub, &following())?, Vec::new());
                 let order = if rep.greedy {
                     [once, none]
                 } else {
@@ -276,7 +284,7 @@ fn piece(hir: &Hir, following: &[&Hir]) -> Option<Piece> {
                 (false, None) => Piece::Lazy {
                     class,
                     min: rep.min,
-                    rest: Arc::new(reverse(following)?),
+                    rest: Arc::new(reverse(&following())?),
                 },
                 (false, Some(_)) => return None,
             }
@@ -593,28 +601,38 @@ fn earliest_start(
     Ok(found)
 }
 
+/// Fills `slots` (two for each group) with the groups of `regex`'s match at `start`, as
+/// the crate finds them.
+pub fn crate_groups(regex: &Regex, text: &[u8], start: usize, slots: &mut [Option<usize>]) {
+    let mut locations = regex.capture_locations();
+    regex.captures_read_at(&mut locations, text, start);
+    for (i, pair) in slots.chunks_mut(2).enumerate() {
+        let span = locations.get(i);
+        pair[0] = span.map(|s| s.0);
+        pair[1] = span.map(|s| s.1);
+    }
+}
+
+/// The span of group `n` in `slots`, if the match took part in it.
+pub fn span(slots: &[Option<usize>], n: usize) -> Option<Range<usize>> {
+    match slots.get(2 * n..2 * n + 2)? {
+        [Some(start), Some(end)] => Some(*start..*end),
+        _ => None,
+    }
+}
+
 /// Checks the walk of `regex`'s pattern against the crate's own groups at every match in
 /// `text`: how many matches were walked, or the first whose groups differ. The `groups`
 /// fuzz target's check, and the tests'.
-pub fn check(
-    regex: &regex::bytes::Regex,
-    walk: Option<&Walk>,
-    text: &[u8],
-) -> Result<usize, String> {
-    let mut locations = regex.capture_locations();
+pub fn check(regex: &Regex, walk: Option<&Walk>, text: &[u8]) -> Result<usize, String> {
     let mut slots = vec![None; 2 * regex.captures_len()];
+    let mut crates = slots.clone();
     let mut walked = 0;
     for found in regex.find_iter(text) {
         if !walk.is_some_and(|w| w.groups(text, found.start(), found.end(), &mut slots)) {
             continue;
         }
-        regex.captures_read_at(&mut locations, text, found.start());
-        let crates: Vec<Option<usize>> = (0..regex.captures_len())
-            .flat_map(|i| {
-                let span = locations.get(i);
-                [span.map(|s| s.0), span.map(|s| s.1)]
-            })
-            .collect();
+        crate_groups(regex, text, found.start(), &mut crates);
         if slots != crates {
             return Err(format!(
                 "{regex:?} at {:?}: walked {slots:?}, the crate's {crates:?}",

@@ -18,6 +18,7 @@ use regex::bytes::Regex;
 
 use super::Template;
 use super::anchor::Pattern;
+use super::groups::span;
 use super::shape::{Parsed, Written};
 use crate::profile::{JsonSite, Profile};
 use crate::py::json::{
@@ -314,8 +315,8 @@ fn captures(pattern: &Pattern, text: &[u8], found: Range<usize>) -> Dict {
     let mut slots = Vec::new();
     pattern.groups(text, found, &mut slots);
     for (i, name) in pattern.regex.capture_names().enumerate() {
-        if let (Some(name), [Some(start), Some(end)]) = (name, &slots[2 * i..2 * i + 2]) {
-            let value = PyStr::from_generalized_utf8(&text[*start..*end]);
+        if let (Some(name), Some(span)) = (name, span(&slots, i)) {
+            let value = PyStr::from_generalized_utf8(&text[span]);
             out.insert(PyStr::from(name), Value::Str(value));
         }
     }

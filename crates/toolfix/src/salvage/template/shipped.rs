@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use super::Template;
-use super::anchor::end_anchors;
+use super::anchor::crate_source;
 
 /// Each shipped template's name, JSON text and example: one reply holding one call,
 /// `get_weather(city="Paris")`, written as the model family writes it.
@@ -140,9 +140,7 @@ pub fn patterns() -> Vec<String> {
             serde_json::Value::Object(map) => {
                 for (key, value) in map {
                     match value.as_str() {
-                        Some(source) if key.ends_with("pattern") => {
-                            out.push(format!("(?s){}", end_anchors(source)))
-                        }
+                        Some(source) if key.ends_with("pattern") => out.push(crate_source(source)),
                         _ => collect(value, out),
                     }
                 }
