@@ -51,10 +51,85 @@ impl Pattern {
         crate_groups(&self.regex, text, found.start, slots);
     }
 
+    /// The first match at or after `from`, as the crate's `find_at` finds it, its groups
+    /// kept in `search` where finding it walked them: a pattern with a prefix and no lazy
+    /// run is found by a walk from where its prefix occurs (`Walk::find`), with no DFA.
+    /// Walks that find no match are paid for from a budget of the text's length, after
+    /// which the crate finds every later match: the walks read at most twice the text.
+    pub fn find_at(&self, text: &[u8], from: usize, search: &mut Search) -> Option<Range<usize>> {
+        search.walked = None;
+        let budget = search.budget.get_or_insert(text.len());
+        if let Some(walk) = self.walk.as_ref().filter(|_| *budget > 0) {
+            search.slots.resize(2 * self.regex.captures_len(), None);
+            match walk.find(&self.regex, text, from, &mut search.slots, budget) {
+                Some(found) => {
+                    search.walked = found.clone();
+                    return found;
+                }
+                // A walk that could not say is charged all it may have read.
+                None => *budget = budget.saturating_sub(text.len() - from),
+            }
+        }
+        self.regex.find_at(text, from).map(|m| m.range())
+    }
+
+    /// Gives `visit` each match in `text` in turn, as the crate's `find_iter` finds them,
+    /// with its groups (as `groups` fills them), until `visit` returns `None`, which this
+    /// then returns.
+    pub fn each_match(
+        &self,
+        text: &[u8],
+        mut visit: impl FnMut(Range<usize>, &[Option<usize>]) -> Option<()>,
+    ) -> Option<()> {
+        let mut slots = Vec::new();
+        // A pattern found from where it may start never matches the empty string, so
+        // each search may start where the last match ended, as `find_iter` does then.
+        if !self.walk.as_ref().is_some_and(Walk::finds) {
+            for found in self.regex.find_iter(text) {
+                self.groups(text, found.range(), &mut slots);
+                visit(found.range(), &slots)?;
+            }
+            return Some(());
+        }
+        let mut search = Search::default();
+        let mut at = 0;
+        while let Some(found) = self.find_at(text, at, &mut search) {
+            self.groups_found(text, found.clone(), &search, &mut slots);
+            at = found.end;
+            visit(found, &slots)?;
+        }
+        Some(())
+    }
+
+    /// Fills `slots` as `groups` does for the match at `found`, from `search` where
+    /// finding that match walked its groups.
+    pub fn groups_found(
+        &self,
+        text: &[u8],
+        found: Range<usize>,
+        search: &Search,
+        slots: &mut Vec<Option<usize>>,
+    ) {
+        match &search.walked {
+            Some(walked) if *walked == found => slots.clone_from(&search.slots),
+            _ => self.groups(text, found, slots),
+        }
+    }
+
     /// The index of the group named `name`.
     pub fn group_index(&self, name: &str) -> Option<usize> {
         self.regex.capture_names().position(|n| n == Some(name))
     }
+}
+
+/// One pattern's searches over one text (`Pattern::find_at`): the groups of the match it
+/// last found, where a walk found it, and how many bytes walks that found no match may
+/// still read (the text's length at first), after which the crate finds every match.
+#[derive(Clone, Debug, Default)]
+pub struct Search {
+    slots: Vec<Option<usize>>,
+    walked: Option<Range<usize>>,
+    budget: Option<usize>,
 }
 
 /// A template's pattern as the crate is given it: `re.DOTALL` as `(?s)`, and Python's

@@ -293,21 +293,20 @@ fn xml_inline(args: &Args, text: &[u8]) -> Option<Value> {
     let span = |slots: &[Option<usize>], group| span(slots, group).map(|s| &text[s]);
     let mut out = Dict::default();
     let mut covered = 0;
-    let mut slots = Vec::new();
-    for whole in pattern.regex.find_iter(text) {
-        if !is_blank(&text[covered..whole.start()]) {
+    pattern.each_match(text, |whole, slots| {
+        if !is_blank(&text[covered..whole.start]) {
             return None;
         }
-        covered = whole.end();
-        pattern.groups(text, whole.range(), &mut slots);
-        let key = PyStr::from_generalized_utf8(span(&slots, key_group)?);
-        let value = match value_group.map(|g| span(&slots, g)) {
+        covered = whole.end;
+        let key = PyStr::from_generalized_utf8(span(slots, key_group)?);
+        let value = match value_group.map(|g| span(slots, g)) {
             Some(Some(value)) => sub_parse(args, value)?,
             Some(None) => Value::None,
             None => sub_parse(args, b"")?,
         };
         insert(&mut out, key, value, args.merge_duplicates);
-    }
+        Some(())
+    })?;
     is_blank(&text[covered..]).then_some(Value::Dict(out))
 }
 

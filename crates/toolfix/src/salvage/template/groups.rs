@@ -24,6 +24,8 @@ use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input, MatchKind};
 use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind};
 
+use super::find::Starts;
+
 /// The cache of each lazy DFA, per thread scanning with it.
 const CACHE_BYTES: usize = 1 << 20;
 
@@ -35,12 +37,15 @@ const MOST_LAZY_RUNS: usize = 8;
 /// A pattern compiled for walking.
 #[derive(Clone, Debug)]
 pub struct Walk {
-    pieces: Vec<Piece>,
+    pub(super) pieces: Vec<Piece>,
+    /// Where a match may start, for a pattern whose matches start with one of a few
+    /// literals: the match is then found from there (`find`).
+    pub(super) starts: Option<Starts>,
 }
 
 /// One step of a walk.
 #[derive(Clone, Debug)]
-enum Piece {
+pub(super) enum Piece {
     /// These bytes.
     Literal(Box<[u8]>),
     /// One character (or byte) of a class.
@@ -58,7 +63,7 @@ enum Piece {
     Lazy {
         class: Set,
         min: u32,
-        rest: Arc<Rest>,
+        rest: Arc<Scan>,
     },
     /// Alternatives in the order they are tried; no group inside.
     Either(Vec<Vec<Piece>>),
@@ -70,7 +75,7 @@ enum Piece {
 /// A class, with its ASCII members in a table: nearly every character a tag pattern
 /// reads is ASCII.
 #[derive(Clone, Debug)]
-struct Set {
+pub(super) struct Set {
     ascii: u128,
     class: Class,
 }
@@ -105,21 +110,21 @@ impl Set {
     }
 }
 
-/// The pattern after a lazy run, as a reverse DFA built as it scans, with a cache for
-/// each thread that scans with it: a dense DFA of a Unicode class costs milliseconds to
-/// build, for every template a process loads.
+/// A lazy DFA (built as it scans, with a cache for each thread that scans with it: a
+/// dense DFA of a Unicode class costs milliseconds to build, for every template a process
+/// loads): the pattern after a lazy run, reversed, or a whole pattern, forward.
 #[derive(Debug)]
-struct Rest {
-    dfa: DFA,
-    caches: Pool<Cache, CacheFn>,
+pub(super) struct Scan {
+    pub(super) dfa: DFA,
+    pub(super) caches: Pool<Cache, CacheFn>,
 }
 
 /// How a thread's cache is made.
-type CacheFn = Box<dyn Fn() -> Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+pub(super) type CacheFn = Box<dyn Fn() -> Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
 
 /// Why a walk did not end at the match's end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stop {
+pub(super) enum Stop {
     /// No path from here matches: the alternatives before it may.
     Failed,
     /// A path from here may match through a choice the walk skipped, or a reverse scan
@@ -142,7 +147,8 @@ impl Walk {
         let mut flat = Vec::new();
         flatten(&hir, &mut flat)?;
         let pieces = sequence(&flat, &[], true)?;
-        Some(Walk { pieces })
+        let starts = Starts::new(&hir);
+        Some(Walk { pieces, starts })
     }
 
     /// The groups' spans (`slots[2n]`, `slots[2n + 1]` for group `n`, group 0 the whole
@@ -156,11 +162,7 @@ impl Walk {
         slots: &mut [Option<usize>],
     ) -> bool {
         slots.fill(None);
-        let mut walker = Walker {
-            text,
-            end,
-            chose: false,
-        };
+        let mut walker = Walker::new(text, end);
         match walker.walk(&self.pieces, start, slots) {
             Ok(at) if at == end => {
                 if let [first, second, ..] = slots {
@@ -175,7 +177,7 @@ impl Walk {
 }
 
 /// How many lazy repetitions `hir` holds.
-fn lazy_runs(hir: &Hir) -> usize {
+pub(super) fn lazy_runs(hir: &Hir) -> usize {
     match hir.kind() {
         HirKind::Repetition(rep) => usize::from(!rep.greedy) + lazy_runs(&rep.sub),
         HirKind::Capture(group) => lazy_runs(&group.sub),
@@ -319,43 +321,62 @@ fn single(hir: &Hir) -> Option<Class> {
 }
 
 /// A reverse DFA reporting every start from which `following` matches to a given end.
-fn reverse(following: &[&Hir]) -> Option<Rest> {
+fn reverse(following: &[&Hir]) -> Option<Scan> {
     let rest = Hir::concat(following.iter().map(|h| (*h).clone()).collect());
-    let nfa = thompson::Compiler::new()
-        .configure(
-            thompson::Config::new()
-                .reverse(true)
-                .utf8(false)
-                .which_captures(thompson::WhichCaptures::None),
-        )
-        .build_from_hir(&rest)
-        .ok()?;
-    let dfa = DFA::builder()
-        .configure(
-            DFA::config()
-                .match_kind(MatchKind::All)
-                .unicode_word_boundary(true)
-                .cache_capacity(CACHE_BYTES),
-        )
-        .build_from_nfa(nfa)
-        .ok()?;
-    let maker = dfa.clone();
-    let caches = Pool::new(Box::new(move || maker.create_cache()) as CacheFn);
-    Some(Rest { dfa, caches })
+    Scan::new(&rest, true, MatchKind::All)
+}
+
+impl Scan {
+    /// `hir` as a lazy DFA, reversed or not, reporting matches of `kind`.
+    pub(super) fn new(hir: &Hir, reverse: bool, kind: MatchKind) -> Option<Scan> {
+        let nfa = thompson::Compiler::new()
+            .configure(
+                thompson::Config::new()
+                    .reverse(reverse)
+                    .utf8(false)
+                    .which_captures(thompson::WhichCaptures::None),
+            )
+            .build_from_hir(hir)
+            .ok()?;
+        let dfa = DFA::builder()
+            .configure(
+                DFA::config()
+                    .match_kind(kind)
+                    .unicode_word_boundary(true)
+                    .cache_capacity(CACHE_BYTES),
+            )
+            .build_from_nfa(nfa)
+            .ok()?;
+        let maker = dfa.clone();
+        let caches = Pool::new(Box::new(move || maker.create_cache()) as CacheFn);
+        Some(Scan { dfa, caches })
+    }
 }
 
 /// One walk over a match ending at `end`.
-struct Walker<'t> {
+pub(super) struct Walker<'t> {
     text: &'t [u8],
     end: usize,
     /// Whether a choice with untried alternatives was taken since the walk (or the
     /// alternative being tried) began: a failure after it is `Unknown`.
     chose: bool,
+    /// How far into the text the walk has read, at least: what a failed walk cost.
+    pub(super) far: usize,
 }
 
-impl Walker<'_> {
+impl<'t> Walker<'t> {
+    /// A walk over `text` that reads nothing at or after `end`.
+    pub(super) fn new(text: &'t [u8], end: usize) -> Walker<'t> {
+        Walker {
+            text,
+            end,
+            chose: false,
+            far: 0,
+        }
+    }
+
     /// Walks `pieces` from `at`: where they end, or why not.
-    fn walk(
+    pub(super) fn walk(
         &mut self,
         pieces: &[Piece],
         mut at: usize,
@@ -364,6 +385,9 @@ impl Walker<'_> {
         let mut i = 0;
         while let Some(piece) = pieces.get(i) {
             i += 1;
+            // A piece reads at most one character (four bytes) at `at` beyond what a
+            // literal or a run counts itself.
+            self.far = self.far.max(at + 4);
             at = match (piece, pieces.get(i)) {
                 (Piece::Run { class, min, max }, Some(Piece::Literal(bytes))) => {
                     i += 1;
@@ -394,8 +418,9 @@ impl Walker<'_> {
         }
     }
 
-    fn literal(&self, bytes: &[u8], at: usize) -> Option<usize> {
+    fn literal(&mut self, bytes: &[u8], at: usize) -> Option<usize> {
         let next = at + bytes.len();
+        self.far = self.far.max(next);
         (next <= self.end && &self.text[at..next] == bytes).then_some(next)
     }
 
@@ -426,7 +451,7 @@ impl Walker<'_> {
 
     /// The end of the longest run of `class` at `at`, no longer than `max`, and how many
     /// characters it holds.
-    fn longest(&self, class: &Set, max: Option<u32>, mut at: usize) -> (usize, u32) {
+    fn longest(&mut self, class: &Set, max: Option<u32>, mut at: usize) -> (usize, u32) {
         let mut count = 0;
         while max.is_none_or(|max| count < max) {
             let Some(next) = self.one(class, at) else {
@@ -435,6 +460,8 @@ impl Walker<'_> {
             at = next;
             count += 1;
         }
+        // The character that ended the run, at most four bytes, was read too.
+        self.far = self.far.max(at + 4);
         (at, count)
     }
 
@@ -484,7 +511,7 @@ impl Walker<'_> {
         &mut self,
         class: &Set,
         min: u32,
-        rest: &Rest,
+        rest: &Scan,
         at: usize,
     ) -> Result<Option<usize>, Stop> {
         let (at, count) = self.longest(class, Some(min), at);
@@ -499,7 +526,7 @@ impl Walker<'_> {
 
     /// The end of the longest run of `class` at `at`: for any character, the end of the
     /// valid UTF-8 there, found without reading one character at a time.
-    fn run_end(&self, class: &Set, at: usize) -> usize {
+    fn run_end(&mut self, class: &Set, at: usize) -> usize {
         if class.is_any() {
             let rest = &self.text[at..self.end];
             return at + std::str::from_utf8(rest).map_or_else(|e| e.valid_up_to(), str::len);
@@ -558,47 +585,21 @@ fn decode(bytes: &[u8]) -> Option<(char, usize)> {
 }
 
 /// The smallest `p` in `from..=last` from which `rest` matches `text[p..end]`; `Unknown`
-/// where its DFA gives up on a byte.
+/// where its DFA gives up on a byte. The reverse scan reports the smallest start of all
+/// (its matches are `All`): past `last`, none is in range.
 fn earliest_start(
-    rest: &Rest,
+    rest: &Scan,
     text: &[u8],
     from: usize,
     last: usize,
     end: usize,
 ) -> Result<Option<usize>, Stop> {
-    let unknown = |_| Stop::Unknown;
-    let dfa = &rest.dfa;
     let mut cache = rest.caches.get();
     let input = Input::new(text).range(from..end).anchored(Anchored::Yes);
-    let mut state = dfa
-        .start_state_reverse(&mut cache, &input)
-        .map_err(|_| Stop::Unknown)?;
-    let mut found = None;
-    let mut at = end;
-    while at > from {
-        at -= 1;
-        state = dfa
-            .next_state(&mut cache, state, text[at])
-            .map_err(unknown)?;
-        if state.is_tagged() {
-            if state.is_match() && at < last {
-                found = Some(at + 1);
-            } else if state.is_dead() {
-                return Ok(found);
-            } else if state.is_quit() {
-                return Err(Stop::Unknown);
-            }
-        }
+    match rest.dfa.try_search_rev(&mut cache, &input) {
+        Ok(found) => Ok(found.map(|m| m.offset()).filter(|&p| p <= last)),
+        Err(_) => Err(Stop::Unknown),
     }
-    state = match from.checked_sub(1) {
-        Some(before) => dfa.next_state(&mut cache, state, text[before]),
-        None => dfa.next_eoi_state(&mut cache, state),
-    }
-    .map_err(unknown)?;
-    if state.is_match() {
-        found = Some(from);
-    }
-    Ok(found)
 }
 
 /// Fills `slots` (two for each group) with the groups of `regex`'s match at `start`, as
@@ -622,13 +623,15 @@ pub fn span(slots: &[Option<usize>], n: usize) -> Option<Range<usize>> {
 }
 
 /// Checks the walk of `regex`'s pattern against the crate's own groups at every match in
-/// `text`: how many matches were walked, or the first whose groups differ. The `groups`
-/// fuzz target's check, and the tests'.
+/// `text`, and each match it finds from where it may start (`find`) against the crate's
+/// search from the same place: how many matches were walked, or the first that differs. The `groups` fuzz target's check, and the tests'.
 pub fn check(regex: &Regex, walk: Option<&Walk>, text: &[u8]) -> Result<usize, String> {
     let mut slots = vec![None; 2 * regex.captures_len()];
     let mut crates = slots.clone();
     let mut walked = 0;
+    let mut froms = vec![0];
     for found in regex.find_iter(text) {
+        froms.extend([found.start() + 1, found.end()]);
         if !walk.is_some_and(|w| w.groups(text, found.start(), found.end(), &mut slots)) {
             continue;
         }
@@ -640,6 +643,24 @@ pub fn check(regex: &Regex, walk: Option<&Walk>, text: &[u8]) -> Result<usize, S
             ));
         }
         walked += 1;
+    }
+    let Some(walk) = walk else {
+        return Ok(walked);
+    };
+    for from in froms.into_iter().filter(|&from| from <= text.len()) {
+        let mut budget = text.len();
+        let Some(found) = walk.find(regex, text, from, &mut slots, &mut budget) else {
+            continue;
+        };
+        let by_crate = regex.find_at(text, from).map(|m| m.range());
+        if let Some(m) = &by_crate {
+            crate_groups(regex, text, m.start, &mut crates);
+        }
+        if found != by_crate || (found.is_some() && slots != crates) {
+            return Err(format!(
+                "{regex:?} from {from}: found {found:?} {slots:?}, the crate {by_crate:?} {crates:?}"
+            ));
+        }
     }
     Ok(walked)
 }
@@ -665,6 +686,8 @@ mod tests {
         r"(?P<k>.+?)=(?P<v>.*?)(?:;|\z)",
         r"(?:<a>)??(?P<v>[^<]+)",
         r"(?P<v>(?-u:[\x80-\xff])+)(?P<w>.)",
+        r"</?(?P<t>[a-z_:]+)>",
+        r"<(?P<t>[a-z]+)[^<]*?>",
     ];
 
     /// A pattern as the crate compiles it, and its walk.

@@ -56,6 +56,7 @@
 
 mod anchor;
 mod content;
+mod find;
 pub(crate) mod groups;
 mod load;
 mod read;

@@ -14,10 +14,8 @@
 
 use std::ops::Range;
 
-use regex::bytes::Regex;
-
 use super::Template;
-use super::anchor::Pattern;
+use super::anchor::{Pattern, Search};
 use super::groups::span;
 use super::shape::{Parsed, Written};
 use crate::profile::{JsonSite, Profile};
@@ -63,6 +61,8 @@ struct Ahead {
     mark: Mark,
     /// `None` until searched; then the next match, or `Some(None)` when there is none.
     next: Option<Option<Range<usize>>>,
+    /// Its pattern's searches, which keep the groups of `next` where a walk found it.
+    search: Search,
 }
 
 /// Every region of `text` as `template` reads it, in text order.
@@ -83,22 +83,31 @@ pub fn each_region<'t>(text: &'t [u8], template: &Template, mut visit: impl FnMu
                 .map(Mark::Open),
         )
         .chain(implicit_close(template).map(|_| Mark::ImplicitClose))
-        .map(|mark| Ahead { mark, next: None })
+        .map(|mark| Ahead {
+            mark,
+            next: None,
+            search: Search::default(),
+        })
         .collect();
     let mut pos = 0;
-    while let Some((mark, found)) = earliest(text, pos, template, &mut marks) {
-        match mark {
+    while let Some((i, found)) = earliest(text, pos, template, &mut marks) {
+        let ahead = &mut marks[i];
+        match ahead.mark {
             Mark::Fence => pos = found.end,
             // A zero-width close makes no progress: transformers stops reading there.
             Mark::ImplicitClose if found.is_empty() => break,
             Mark::ImplicitClose => pos = found.end,
             Mark::Open(field) => {
-                let bound = json_bound(text, template, field, &found);
+                let open = template.fields[field].open.as_ref();
+                let captures = open.map_or_else(Dict::default, |p| {
+                    captures(p, text, found.clone(), &ahead.search)
+                });
+                let bound = json_bound(text, template, field, &found, &mut ahead.search);
                 if let Some(next) = &bound {
-                    remember(&mut marks, mark, next.clone());
+                    ahead.next = Some(next.clone());
                 }
                 let limit = bound.map(|next| next.map_or(text.len(), |m| m.start));
-                let region = region(text, template, field, found, limit);
+                let region = region(text, template, field, found, captures, limit);
                 if region.span.is_empty() {
                     break;
                 }
@@ -114,29 +123,30 @@ fn implicit_close(template: &Template) -> Option<&Pattern> {
     template.fields[template.implicit?].close.as_ref()
 }
 
-/// The mark whose next match from `pos` comes first, by transformers' order.
+/// The mark whose next match from `pos` comes first, by transformers' order: its index
+/// in `marks`, and the match.
 fn earliest(
     text: &[u8],
     pos: usize,
     template: &Template,
     marks: &mut [Ahead],
-) -> Option<(Mark, Range<usize>)> {
-    let mut best: Option<(Mark, Range<usize>)> = None;
-    for ahead in marks.iter_mut() {
+) -> Option<(usize, Range<usize>)> {
+    let mut best: Option<(usize, Mark, Range<usize>)> = None;
+    for (i, ahead) in marks.iter_mut().enumerate() {
         let kept = |next: &Option<Range<usize>>| next.as_ref().is_none_or(|m| m.start >= pos);
         if ahead.next.as_ref().is_none_or(|next| !kept(next)) {
-            ahead.next = Some(search(text, pos, template, ahead.mark));
+            ahead.next = Some(search(text, pos, template, ahead.mark, &mut ahead.search));
         }
         let Some(Some(found)) = &ahead.next else {
             continue;
         };
-        let key = |(mark, m): &(Mark, Range<usize>)| order_key(template, *mark, m);
-        let candidate = (ahead.mark, found.clone());
+        let key = |(_, mark, m): &(usize, Mark, Range<usize>)| order_key(template, *mark, m);
+        let candidate = (i, ahead.mark, found.clone());
         if best.as_ref().is_none_or(|b| key(&candidate) < key(b)) {
             best = Some(candidate);
         }
     }
-    best
+    best.map(|(i, _, found)| (i, found))
 }
 
 /// The order transformers picks a delimiter in: earliest start, longest, opens before
@@ -160,15 +170,24 @@ thread_local! {
     static SEARCHES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-/// The next match of `mark` at or after `pos`.
-fn search(text: &[u8], pos: usize, template: &Template, mark: Mark) -> Option<Range<usize>> {
+/// The next match of `mark` at or after `pos`, its pattern's groups kept in `search`
+/// where a walk found it.
+fn search(
+    text: &[u8],
+    pos: usize,
+    template: &Template,
+    mark: Mark,
+    search: &mut Search,
+) -> Option<Range<usize>> {
     #[cfg(test)]
     SEARCHES.with(|n| n.set(n.get() + 1));
-    let found = |regex: &Regex| regex.find_at(text, pos).map(|m| m.range());
     match mark {
         Mark::Fence => next_fence(text, pos),
-        Mark::Open(field) => found(&template.fields[field].open.as_ref()?.regex),
-        Mark::ImplicitClose => found(&implicit_close(template)?.regex),
+        Mark::Open(field) => template.fields[field]
+            .open
+            .as_ref()?
+            .find_at(text, pos, search),
+        Mark::ImplicitClose => implicit_close(template)?.find_at(text, pos, search),
     }
 }
 
@@ -179,13 +198,10 @@ fn region<'t>(
     template: &Template,
     field: usize,
     open: Range<usize>,
+    captures: Dict,
     json_limit: Option<usize>,
 ) -> Region<'t> {
     let declared = &template.fields[field];
-    let captures = declared
-        .open
-        .as_ref()
-        .map_or_else(Dict::default, |p| captures(p, text, open.clone()));
     let plain = declared.args.reads_plain_json(declared.parser);
     let json = json_limit.and_then(|limit| leading_json(text, &open, limit, plain));
     let from = json.as_ref().map_or(open.end, |(_, end)| *end);
@@ -212,25 +228,19 @@ fn region<'t>(
 
 /// For a field that reads only whole JSON, the next match of its open after the one at
 /// `open`: how far the region's JSON value may run (`close_from`). `None` for any other
-/// field.
+/// field. The reading keeps it as the open's next match, so it is not searched again.
 fn json_bound(
     text: &[u8],
     template: &Template,
     field: usize,
     open: &Range<usize>,
+    searched: &mut Search,
 ) -> Option<Option<Range<usize>>> {
     let declared = &template.fields[field];
     declared.args.reads_only_whole(declared.parser).then(|| {
         let after = open.end.max(open.start + 1);
-        search(text, after, template, Mark::Open(field))
+        search(text, after, template, Mark::Open(field), searched)
     })
-}
-
-/// `next` as the kept next match of `mark`, so the reading does not search for it again.
-fn remember(marks: &mut [Ahead], mark: Mark, next: Option<Range<usize>>) {
-    if let Some(ahead) = marks.iter_mut().find(|ahead| ahead.mark == mark) {
-        ahead.next = Some(next);
-    }
 }
 
 /// The JSON value the text of the region whose open matched at `open` starts with, for a
@@ -306,14 +316,14 @@ fn written_elements(
     }
 }
 
-/// The named groups of `pattern`'s match at `found`.
-fn captures(pattern: &Pattern, text: &[u8], found: Range<usize>) -> Dict {
+/// The named groups of `pattern`'s match at `found`, which `search` found.
+fn captures(pattern: &Pattern, text: &[u8], found: Range<usize>, search: &Search) -> Dict {
     let mut out = Dict::default();
     if pattern.group_names().next().is_none() {
         return out;
     }
     let mut slots = Vec::new();
-    pattern.groups(text, found, &mut slots);
+    pattern.groups_found(text, found, search, &mut slots);
     for (i, name) in pattern.regex.capture_names().enumerate() {
         if let (Some(name), Some(span)) = (name, span(&slots, i)) {
             let value = PyStr::from_generalized_utf8(&text[span]);
