@@ -4,6 +4,7 @@ use std::ops::Range;
 
 use regex::bytes::Regex;
 use serde::de::{self, Deserialize, Deserializer};
+use smallvec::SmallVec;
 
 use super::groups::{Walk, crate_groups};
 
@@ -42,7 +43,7 @@ impl Pattern {
     /// Fills `slots` with the spans of the groups of the match at `found` (group `n` at
     /// `slots[2n]` and `slots[2n + 1]`): `found` must be a match of this pattern that the
     /// crate's `find_at` or `find_iter` returned.
-    pub fn groups(&self, text: &[u8], found: Range<usize>, slots: &mut Vec<Option<usize>>) {
+    fn groups(&self, text: &[u8], found: Range<usize>, slots: &mut Slots) {
         slots.resize(2 * self.regex.captures_len(), None);
         let walked = self.walk.as_ref();
         if walked.is_some_and(|w| w.groups(text, found.start, found.end, slots)) {
@@ -81,39 +82,36 @@ impl Pattern {
         text: &[u8],
         mut visit: impl FnMut(Range<usize>, &[Option<usize>]) -> Option<()>,
     ) -> Option<()> {
-        let mut slots = Vec::new();
+        let mut search = Search::default();
         // A pattern found from where it may start never matches the empty string, so
         // each search may start where the last match ended, as `find_iter` does then.
         if !self.walk.as_ref().is_some_and(Walk::finds) {
             for found in self.regex.find_iter(text) {
-                self.groups(text, found.range(), &mut slots);
-                visit(found.range(), &slots)?;
+                self.groups(text, found.range(), &mut search.slots);
+                visit(found.range(), &search.slots)?;
             }
             return Some(());
         }
-        let mut search = Search::default();
         let mut at = 0;
         while let Some(found) = self.find_at(text, at, &mut search) {
-            self.groups_found(text, found.clone(), &search, &mut slots);
             at = found.end;
-            visit(found, &slots)?;
+            visit(found.clone(), self.groups_found(text, found, &mut search))?;
         }
         Some(())
     }
 
-    /// Fills `slots` as `groups` does for the match at `found`, from `search` where
-    /// finding that match walked its groups.
-    pub fn groups_found(
+    /// The groups (as `groups` fills them) of the match at `found`, which `search` found
+    /// last: kept where finding it walked them.
+    pub fn groups_found<'s>(
         &self,
         text: &[u8],
         found: Range<usize>,
-        search: &Search,
-        slots: &mut Vec<Option<usize>>,
-    ) {
-        match &search.walked {
-            Some(walked) if *walked == found => slots.clone_from(&search.slots),
-            _ => self.groups(text, found, slots),
+        search: &'s mut Search,
+    ) -> &'s [Option<usize>] {
+        if search.walked.as_ref() != Some(&found) {
+            self.groups(text, found, &mut search.slots);
         }
+        &search.slots
     }
 
     /// The index of the group named `name`.
@@ -122,12 +120,16 @@ impl Pattern {
     }
 }
 
+/// A match's groups: two slots for each, held inline for the few groups a template's
+/// pattern has.
+type Slots = SmallVec<[Option<usize>; 8]>;
+
 /// One pattern's searches over one text (`Pattern::find_at`): the groups of the match it
 /// last found, where a walk found it, and how many bytes walks that found no match may
 /// still read (the text's length at first), after which the crate finds every match.
 #[derive(Clone, Debug, Default)]
 pub struct Search {
-    slots: Vec<Option<usize>>,
+    slots: Slots,
     walked: Option<Range<usize>>,
     budget: Option<usize>,
 }

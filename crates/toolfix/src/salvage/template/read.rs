@@ -100,7 +100,7 @@ pub fn each_region<'t>(text: &'t [u8], template: &Template, mut visit: impl FnMu
             Mark::Open(field) => {
                 let open = template.fields[field].open.as_ref();
                 let captures = open.map_or_else(Dict::default, |p| {
-                    captures(p, text, found.clone(), &ahead.search)
+                    captures(p, text, found.clone(), &mut ahead.search)
                 });
                 let bound = json_bound(text, template, field, &found, &mut ahead.search);
                 if let Some(next) = &bound {
@@ -317,15 +317,14 @@ fn written_elements(
 }
 
 /// The named groups of `pattern`'s match at `found`, which `search` found.
-fn captures(pattern: &Pattern, text: &[u8], found: Range<usize>, search: &Search) -> Dict {
+fn captures(pattern: &Pattern, text: &[u8], found: Range<usize>, search: &mut Search) -> Dict {
     let mut out = Dict::default();
     if pattern.group_names().next().is_none() {
         return out;
     }
-    let mut slots = Vec::new();
-    pattern.groups_found(text, found, search, &mut slots);
+    let slots = pattern.groups_found(text, found, search);
     for (i, name) in pattern.regex.capture_names().enumerate() {
-        if let (Some(name), Some(span)) = (name, span(&slots, i)) {
+        if let (Some(name), Some(span)) = (name, span(slots, i)) {
             let value = PyStr::from_generalized_utf8(&text[span]);
             out.insert(PyStr::from(name), Value::Str(value));
         }
