@@ -25,8 +25,9 @@ pub mod template {
     use crate::salvage::template::groups::{Walk, check};
 
     /// Checks a match's groups found by walking `source` (a pattern as the `regex` crate
-    /// reads it) against the crate's own at every match in `text`: how many were walked,
-    /// or the first that differs. A pattern the crate refuses walks nothing.
+    /// reads it), and the matches found from where they may start, against the crate's
+    /// own in `text`: how many were walked, or the first that differs. A pattern the crate
+    /// refuses walks nothing.
     pub fn walk_agrees(source: &str, text: &[u8]) -> Result<usize, String> {
         match Regex::new(source) {
             Ok(regex) => check(&regex, Walk::compile(source).as_ref(), text),

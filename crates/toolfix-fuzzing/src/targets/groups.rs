@@ -1,5 +1,6 @@
 //! The `groups` target: a pattern's groups found by walking the match
-//! (`salvage/template/groups.rs`) against the `regex` crate's own, on the fuzzer's
+//! (`salvage/template/groups.rs`), and a match found from where it may start
+//! (`salvage/template/find.rs`), against the `regex` crate's own, on the fuzzer's
 //! pattern and text.
 //!
 //! A template's groups name the call and its arguments, so a walk that put a group's

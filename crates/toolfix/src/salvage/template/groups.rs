@@ -1,9 +1,9 @@
 //! A match's groups found in one walk over it, where the `regex` crate would run its
 //! bounded backtracker: the cost of every tag of an `xml-inline` template was that search.
 //!
-//! The crate's DFAs find where a match starts and ends; the walk then follows the pattern
-//! piece by piece taking each piece's first choice, the order the backtracker tries them
-//! in. A walk that reaches the match's end without ever needing a choice it skipped is the
+//! Where a match starts and ends is found first (by `find`, or by the crate's DFAs); the
+//! walk then follows the pattern piece by piece taking each piece's first choice, the
+//! order the backtracker tries them in. A walk that reaches the match's end without ever needing a choice it skipped is the
 //! path the backtracker would have returned, so its groups are the crate's. A lazy run
 //! (`.*?`, `[^<]*?`) has no useful first choice; it ends at the smallest position from
 //! which the rest of the pattern matches up to the match's end, found by one reverse DFA
