@@ -53,14 +53,15 @@ impl Pattern {
     }
 
     /// The first match at or after `from`, as the crate's `find_at` finds it, its groups
-    /// kept in `search` where finding it walked them: a pattern with a prefix and no lazy
-    /// run is found by a walk from where its prefix occurs (`Walk::find`), with no DFA.
-    /// Walks that find no match are paid for from a budget of the text's length, after
-    /// which the crate finds every later match: the walks read at most twice the text.
+    /// kept in `search` where finding it walked them: a pattern whose matches start with
+    /// one of a few literals is found from where they occur (`Walk::find`), not by the
+    /// crate's scan to the match's end and back. Places passed over are paid for from a
+    /// budget of the text's length, after which the crate finds every later match: the
+    /// walks and scans read at most about twice the text.
     pub fn find_at(&self, text: &[u8], from: usize, search: &mut Search) -> Option<Range<usize>> {
         search.walked = None;
         let budget = search.budget.get_or_insert(text.len());
-        if let Some(walk) = self.walk.as_ref().filter(|_| *budget > 0) {
+        if let Some(walk) = self.walk.as_ref().filter(|w| w.finds() && *budget > 0) {
             search.slots.resize(2 * self.regex.captures_len(), None);
             match walk.find(&self.regex, text, from, &mut search.slots, budget) {
                 Some(found) => {

@@ -12,20 +12,21 @@
 //! a match starts there and where it ends, and the walk then finds its groups.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use regex::bytes::Regex;
 use regex_automata::util::prefilter::Prefilter;
 use regex_automata::{Anchored, Input, MatchKind, Span};
 use regex_syntax::hir::Hir;
 
-use super::groups::{Scan, Stop, Walk, Walker, crate_groups, lazy_runs};
+use super::groups::{Scan, Stop, Walk, Walker, crate_groups, lazy_runs, whole};
 
 /// Where a pattern's matches may start, and, for a pattern with a lazy run, how far one
 /// runs from there.
 #[derive(Clone, Debug)]
 pub struct Starts {
     prefilter: Prefilter,
-    ends: Option<std::sync::Arc<Scan>>,
+    ends: Option<Arc<Scan>>,
 }
 
 impl Starts {
@@ -34,11 +35,7 @@ impl Starts {
         let prefilter = Prefilter::from_hir_prefix(MatchKind::LeftmostFirst, hir)?;
         let ends = match lazy_runs(hir) {
             0 => None,
-            _ => Some(std::sync::Arc::new(Scan::new(
-                hir,
-                false,
-                MatchKind::LeftmostFirst,
-            )?)),
+            _ => Some(Arc::new(Scan::new(hir, false, MatchKind::LeftmostFirst)?)),
         };
         Some(Starts { prefilter, ends })
     }
@@ -134,14 +131,6 @@ impl Walk {
             crate_groups(regex, text, start, slots);
         }
         Ok(end)
-    }
-}
-
-/// Group 0, the whole match, in `slots`.
-fn whole(slots: &mut [Option<usize>], start: usize, end: usize) {
-    if let [first, second, ..] = slots {
-        *first = Some(start);
-        *second = Some(end);
     }
 }
 

@@ -3,8 +3,9 @@
 //!
 //! Where a match starts and ends is found first (by `find`, or by the crate's DFAs); the
 //! walk then follows the pattern piece by piece taking each piece's first choice, the
-//! order the backtracker tries them in. A walk that reaches the match's end without ever needing a choice it skipped is the
-//! path the backtracker would have returned, so its groups are the crate's. A lazy run
+//! order the backtracker tries them in. A walk that reaches the match's end without ever
+//! needing a choice it skipped is the path the backtracker would have returned, so its
+//! groups are the crate's. A lazy run
 //! (`.*?`, `[^<]*?`) has no useful first choice; it ends at the smallest position from
 //! which the rest of the pattern matches up to the match's end, found by one reverse DFA
 //! scan of the rest. Wherever a walk would have to go back (a skipped choice was needed,
@@ -165,14 +166,19 @@ impl Walk {
         let mut walker = Walker::new(text, end);
         match walker.walk(&self.pieces, start, slots) {
             Ok(at) if at == end => {
-                if let [first, second, ..] = slots {
-                    *first = Some(start);
-                    *second = Some(end);
-                }
+                whole(slots, start, end);
                 true
             }
             _ => false,
         }
+    }
+}
+
+/// Group 0, the whole match, in `slots`.
+pub(super) fn whole(slots: &mut [Option<usize>], start: usize, end: usize) {
+    if let [first, second, ..] = slots {
+        *first = Some(start);
+        *second = Some(end);
     }
 }
 
@@ -629,7 +635,8 @@ pub fn span(slots: &[Option<usize>], n: usize) -> Option<Range<usize>> {
 
 /// Checks the walk of `regex`'s pattern against the crate's own groups at every match in
 /// `text`, and each match it finds from where it may start (`find`) against the crate's
-/// search from the same place: how many matches were walked, or the first that differs. The `groups` fuzz target's check, and the tests'.
+/// search from the same place: how many matches were walked, or the first that differs.
+/// The `groups` fuzz target's check, and the tests'.
 pub fn check(regex: &Regex, walk: Option<&Walk>, text: &[u8]) -> Result<usize, String> {
     let mut slots = vec![None; 2 * regex.captures_len()];
     let mut crates = slots.clone();
