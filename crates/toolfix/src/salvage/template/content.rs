@@ -1,13 +1,17 @@
 //! Content parsers: how a region's text becomes a value (`content_parsers.py` of
 //! transformers 5.23), each linear in the text.
 
+use std::ops::Range;
+
 use memchr::memmem;
 use serde::Deserialize;
+use smallvec::SmallVec;
 
 use super::anchor::Pattern;
 use super::groups::span;
+use super::shape::Parsed;
 use crate::profile::{JsonSite, Profile};
-use crate::py::json::{dumps, loads};
+use crate::py::json::{dump_into, dumps, loads, write_str};
 use crate::py::pystr::decode_code_point;
 use crate::py::unicode::{self, is_word};
 use crate::py::{Dict, PyInt, PyStr, Value};
@@ -287,27 +291,112 @@ fn restore_strings(text: &[u8], captured: &[Vec<u8>]) -> Vec<u8> {
 /// content unreadable: it is what is left of a cut or malformed value, and a call without
 /// it would reach the tool with an argument dropped (G4).
 fn xml_inline(args: &Args, text: &[u8]) -> Option<Value> {
+    tags_dict(args, text, &tags(args, text)?)
+}
+
+/// `_xml_inline`'s dict as `json.dumps` writes it, written from the tags with no dict
+/// built and written again, when no key repeats: a tag template's arguments, which were
+/// most of what its call cost. Otherwise the dict, as `parse` reads it; `None` where
+/// `parse` gives none.
+pub fn xml_inline_written(args: &Args, text: &[u8]) -> Option<Parsed<'static>> {
+    let tags = tags(args, text)?;
+    if repeats_a_key(text, &tags) {
+        return tags_dict(args, text, &tags).map(Parsed::Value);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    out.push('{');
+    for (i, tag) in tags.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_str(&mut out, &text[tag.key.clone()]);
+        out.push_str(": ");
+        match tag.value() {
+            Some(value) => write_value(args, &text[value], &mut out)?,
+            None => out.push_str("null"),
+        }
+    }
+    out.push('}');
+    Some(Parsed::Object(PyStr::from(out)))
+}
+
+/// A tag's value through `value_parser`, as `json.dumps` writes it; a text written
+/// straight from the tag. `None` where the value cannot be read (or, which no parsed
+/// value is, written).
+fn write_value(args: &Args, raw: &[u8], out: &mut String) -> Option<()> {
+    match args.value_parser.as_deref() {
+        None => write_str(out, raw),
+        Some(ValueParser {
+            name: Parser::Text,
+            args,
+        }) => write_str(out, stripped(args, raw)),
+        Some(ValueParser { name, args }) => dump_into(out, &parse(*name, args, raw)?).ok()?,
+    }
+    Some(())
+}
+
+/// One match of `tag_pattern`: where its key is, and its value (`value`).
+struct Tag {
+    key: Range<usize>,
+    /// `None` without a `value` group; `Some(None)` where the group took no part.
+    value: Option<Option<Range<usize>>>,
+}
+
+impl Tag {
+    /// Its value's text, `None` when the `value` group took no part (a `null`); a
+    /// pattern without one gives each key the empty text.
+    fn value(&self) -> Option<Range<usize>> {
+        match &self.value {
+            Some(value) => value.clone(),
+            None => Some(0..0),
+        }
+    }
+}
+
+/// Every match of `tag_pattern` in `text`, in order, when the matches cover it but for
+/// whitespace and each has its key; `None` otherwise.
+fn tags(args: &Args, text: &[u8]) -> Option<SmallVec<[Tag; 4]>> {
     let pattern = args.tag_pattern.as_ref()?;
     let key_group = pattern.group_index("key")?;
     let value_group = pattern.group_index("value");
-    let span = |slots: &[Option<usize>], group| span(slots, group).map(|s| &text[s]);
-    let mut out = Dict::default();
+    let mut out = SmallVec::new();
     let mut covered = 0;
     pattern.each_match(text, |whole, slots| {
         if !is_blank(&text[covered..whole.start]) {
             return None;
         }
         covered = whole.end;
-        let key = PyStr::from_generalized_utf8(span(slots, key_group)?);
-        let value = match value_group.map(|g| span(slots, g)) {
-            Some(Some(value)) => sub_parse(args, value)?,
-            Some(None) => Value::None,
-            None => sub_parse(args, b"")?,
-        };
-        insert(&mut out, key, value, args.merge_duplicates);
+        let key = span(slots, key_group)?;
+        let value = value_group.map(|g| span(slots, g));
+        out.push(Tag { key, value });
         Some(())
     })?;
-    is_blank(&text[covered..]).then_some(Value::Dict(out))
+    is_blank(&text[covered..]).then_some(out)
+}
+
+/// The dict of `tags`, each value through `value_parser`; `None` where one cannot be read.
+fn tags_dict(args: &Args, text: &[u8], tags: &[Tag]) -> Option<Value> {
+    let mut out = Dict::default();
+    for tag in tags {
+        let key = PyStr::from_generalized_utf8(&text[tag.key.clone()]);
+        let value = match tag.value() {
+            Some(value) => sub_parse(args, &text[value])?,
+            None => Value::None,
+        };
+        insert(&mut out, key, value, args.merge_duplicates);
+    }
+    Some(Value::Dict(out))
+}
+
+/// Whether two of `tags` have one key: compared pairwise when there are few, through a
+/// set otherwise, so that many keys cost linear time.
+fn repeats_a_key(text: &[u8], tags: &[Tag]) -> bool {
+    let key = |tag: &Tag| &text[tag.key.clone()];
+    if tags.len() <= 8 {
+        return (1..tags.len()).any(|i| tags[..i].iter().any(|t| key(t) == key(&tags[i])));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(tags.len());
+    !tags.iter().all(|tag| seen.insert(key(tag)))
 }
 
 /// Whether `text` is only whitespace.
@@ -403,6 +492,65 @@ mod tests {
         assert!(read(" <to>ana</to>\n<body>hi</body> ").is_some());
         // What is left of a value cut short: a call without it would drop an argument.
         assert!(read("<to>ana</to><body>end with ").is_none());
+    }
+
+    /// The arguments written from the tags are the dict `xml_inline` reads, as
+    /// `json.dumps` writes it, whatever the value parser, however the keys repeat.
+    #[test]
+    fn xml_inline_written_is_the_dict_read_and_dumped() {
+        let patterns = [
+            r#"<(?P<key>\\w+)>(?P<value>[^<]*)</\\w+>"#,
+            r#"<(?P<key>\\w+)(?:=(?P<value>[^/]*))?/>"#,
+            r#"<(?P<key>\\w+)/>"#,
+        ];
+        let parsers = [
+            "",
+            r#", "value_parser": {"name": "text", "args": {"strip": false}}"#,
+            r#", "value_parser": {"name": "text"}"#,
+            r#", "value_parser": {"name": "json", "args": {"allow_non_json": true}}"#,
+            r#", "value_parser": {"name": "int"}"#,
+        ];
+        let bodies = [
+            "",
+            " <a>1</a>\n<b> x\"\\é\u{1F600} </b> ",
+            "<a>1</a><a>2</a><b>3</b><a>[4]</a>",
+            "<a=1/><b/><c= 2 />",
+            "<a/><a/>",
+            "<a>{\"k\": [1, 2.5, null]}</a><b>nope</b>",
+            "<a>1</a> stray",
+        ];
+        let keys = |n: usize| -> String {
+            (0..20)
+                .map(|i| format!("<k{}>{i}</k{}>", i % n, i % n))
+                .collect()
+        };
+        let (repeated, distinct) = (keys(12), keys(20));
+        let mut written_objects = 0;
+        for pattern in patterns {
+            for parser in parsers {
+                for merge in ["false", "true"] {
+                    let args = json_args(&format!(
+                        r#"{{"tag_pattern": "{pattern}", "merge_duplicates": {merge}{parser}}}"#
+                    ));
+                    for body in bodies.iter().copied().chain([&*repeated, &*distinct]) {
+                        let dict = xml_inline(&args, body.as_bytes());
+                        let written = match xml_inline_written(&args, body.as_bytes()) {
+                            Some(Parsed::Object(text)) => {
+                                written_objects += 1;
+                                Some(text.as_str().unwrap().to_owned())
+                            }
+                            Some(Parsed::Value(value)) => Some(dumps(&value).unwrap()),
+                            Some(other) => panic!("{other:?}"),
+                            None => None,
+                        };
+                        let context = format!("{pattern} {parser} {merge} {body:?}");
+                        assert_eq!(written, dict.map(|d| dumps(&d).unwrap()), "{context}");
+                    }
+                }
+            }
+        }
+        // Bodies with no repeated key are written; the others are read as dicts.
+        assert!(written_objects > 30, "{written_objects}");
     }
 
     #[test]

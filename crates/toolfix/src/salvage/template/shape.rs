@@ -1,6 +1,6 @@
 //! A region's value: its text parsed, shaped by the field's `transform`, and read as calls.
 
-use super::content;
+use super::content::{self, Parser};
 use super::load::Field;
 use crate::profile::{JsonSite, Profile};
 use crate::py::json::{Transcoded, loads};
@@ -18,6 +18,9 @@ pub enum Parsed<'t> {
     Written(Written<'t>),
     /// A list of plain JSON elements, each as `json.dumps` writes it.
     Elements(Vec<Written<'t>>),
+    /// A dict written as `json.dumps` writes it (`xml-inline`'s arguments, written from
+    /// their tags: `content::xml_inline_written`).
+    Object(PyStr),
 }
 
 /// Plain JSON written as `json.dumps` writes it (`py::json::transcode`): a call is read
@@ -37,7 +40,7 @@ impl Parsed<'_> {
         match self {
             Parsed::Value(value) => matches!(value, Value::Dict(_) | Value::List(_)),
             Parsed::Written(written) => matches!(written.json.text().first(), Some(b'{' | b'[')),
-            Parsed::Elements(_) => true,
+            Parsed::Elements(_) | Parsed::Object(_) => true,
         }
     }
 
@@ -51,6 +54,7 @@ impl Parsed<'_> {
                 .map(|e| read_back(e.json.text()))
                 .collect::<Option<_>>()
                 .map(Value::List),
+            Parsed::Object(text) => read_back(text.as_bytes()),
         }
     }
 }
@@ -60,6 +64,8 @@ impl Parsed<'_> {
 enum Members<'w, 't> {
     /// The parsed content: `{content…}`.
     Content(&'w Written<'t>),
+    /// The parsed content written as one dict: `{content…}`.
+    Object(&'w PyStr),
     /// A list element whose keys are in scope (`transform_each`): `{key…}` for each of
     /// its keys.
     Item(&'w Written<'t>),
@@ -69,7 +75,7 @@ impl Members<'_, '_> {
     /// Whether the placeholder `path` is read from these members.
     fn names(self, path: &[PyStr]) -> bool {
         match self {
-            Members::Content(_) => names_content(path),
+            Members::Content(_) | Members::Object(_) => names_content(path),
             Members::Item(item) => path.first().is_some_and(|key| item.member(key).is_some()),
         }
     }
@@ -78,6 +84,12 @@ impl Members<'_, '_> {
     fn entry(self, path: &[PyStr]) -> Option<Entry> {
         match self {
             Members::Content(content) => content.entry(&path[1..]),
+            Members::Object(text) => match &path[1..] {
+                [] => Some(Entry::Written(text.clone())),
+                keys => Some(Entry::Value(
+                    lookup(&read_back(text.as_bytes())?, keys)?.clone(),
+                )),
+            },
             Members::Item(item) => item.entry(path),
         }
     }
@@ -96,11 +108,7 @@ impl Written<'_> {
             return Some(Entry::Written(PyStr::from_generalized_utf8(member)));
         }
         let value = read_back(member)?;
-        let mut at = &value;
-        for key in rest {
-            at = at.as_dict()?.get(key)?;
-        }
-        Some(Entry::Value(at.clone()))
+        Some(Entry::Value(lookup(&value, rest)?.clone()))
     }
 
     /// The value of its member `key`, as `json.dumps` writes it.
@@ -262,6 +270,13 @@ fn placeholder(s: &str) -> Option<Vec<PyStr>> {
         .then(|| parts.into_iter().map(PyStr::from).collect())
 }
 
+/// What `keys`, one into each dict in turn, name in `value`; `None` where one is missing
+/// or leads into something that is not a dict.
+fn lookup<'v>(value: &'v Value, keys: &[PyStr]) -> Option<&'v Value> {
+    keys.iter()
+        .try_fold(value, |at, key| at.as_dict()?.get(key))
+}
+
 /// Whether a placeholder's path starts at the parsed content, `{content…}`.
 fn names_content(path: &[PyStr]) -> bool {
     path.first()
@@ -285,11 +300,13 @@ pub fn calls(
     field: &Field,
     body: &[u8],
     parsed: Option<Parsed<'_>>,
-    mut captures: Dict,
+    captures: Dict,
     emit: &mut dyn FnMut(PyStr, Args),
 ) {
-    let parsed =
-        parsed.or_else(|| content::parse(field.parser, &field.args, body).map(Parsed::Value));
+    let parsed = parsed.or_else(|| match field.parser {
+        Parser::XmlInline => content::xml_inline_written(&field.args, body),
+        other => content::parse(other, &field.args, body).map(Parsed::Value),
+    });
     let Some(parsed) = parsed else {
         return;
     };
@@ -302,9 +319,12 @@ pub fn calls(
         (Parsed::Written(written), Some(Shape::Dict(pairs)))
             if !field.transform_each && Shape::fills_from_members(pairs) =>
         {
-            let members = Some(Members::Content(written));
-            let call = Entries::fill(pairs, &mut captures, members).and_then(Entries::call);
-            return call.into_iter().for_each(|(n, a)| emit(n, a));
+            return member_call(pairs, captures, Members::Content(written), emit);
+        }
+        (Parsed::Object(text), Some(Shape::Dict(pairs)))
+            if !field.transform_each && Shape::fills_from_members(pairs) =>
+        {
+            return member_call(pairs, captures, Members::Object(text), emit);
         }
         (Parsed::Elements(elements), Some(Shape::Dict(pairs)))
             if field.transform_each && Shape::fills_from_members(pairs) =>
@@ -316,6 +336,18 @@ pub fn calls(
     if let Some(value) = value {
         emit_all(value_shaped_calls(field, value, captures));
     }
+}
+
+/// The call a dict shape of `pairs` filled from `captures` and the parsed content's
+/// `members` is, if it is one, given to `emit`.
+fn member_call(
+    pairs: &[(PyStr, Shape)],
+    mut captures: Dict,
+    members: Members,
+    emit: &mut dyn FnMut(PyStr, Args),
+) {
+    let call = Entries::fill(pairs, &mut captures, Some(members)).and_then(Entries::call);
+    call.into_iter().for_each(|(n, a)| emit(n, a));
 }
 
 /// The calls of a region's decoded value, shaped as `calls` says.
@@ -631,5 +663,49 @@ mod tests {
                 assert_eq!(decoded(read), decoded(decoded_calls), "{transform} {body}");
             }
         }
+    }
+
+    /// The calls of tagged arguments written as JSON are the calls of the dict they
+    /// are read as, through every shape of transform.
+    #[test]
+    fn xml_inline_arguments_written_give_the_decoded_calls() {
+        let transforms = [
+            r#"{"name": "{name}", "arguments": "{content}"}"#,
+            r#"{"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}"#,
+            r#"{"name": "{name}", "arguments": {"x": "{content.a}", "all": "{content}"}}"#,
+            r#"{"name": "{content.a}", "arguments": "{content}"}"#,
+            r#"{"name": "{name}", "arguments": ["{content}"]}"#,
+        ];
+        let bodies = [
+            "<a>1</a><b>é\"</b>",
+            "<a>f</a>",
+            "<a>1</a><a>2</a>",
+            "",
+            "<b>x</b>",
+        ];
+        let mut written = 0;
+        for transform in transforms {
+            let template = super::super::Template::from_json(&format!(
+                r#"{{"fields": {{"tool_calls": {{"open_pattern": "<c (?P<name>\\w+)>", "close": "</c>",
+                   "content": "xml-inline", "transform": {transform},
+                   "content_args": {{"tag_pattern": "<(?P<key>\\w+)>(?P<value>[^<]*)</\\w+>"}}}}}}}}"#
+            ))
+            .unwrap();
+            for body in bodies {
+                let text = format!("<c f>{body}</c>");
+                let region = super::super::read::regions(text.as_bytes(), &template).remove(0);
+                let field = &template.fields[region.field];
+                let read = collected(field, body, None, region.captures.clone());
+                let parsed = content::parse(field.parser, &field.args, body.as_bytes());
+                let value = Some(Parsed::Value(parsed.expect("every body reads")));
+                written += read
+                    .iter()
+                    .filter(|(_, a)| matches!(a, Args::Written(_)))
+                    .count();
+                let decoded_calls = collected(field, body, value, region.captures);
+                assert_eq!(decoded(read), decoded(decoded_calls), "{transform} {body}");
+            }
+        }
+        assert!(written >= 6, "{written}");
     }
 }
