@@ -123,7 +123,7 @@ impl Pattern {
 
 /// A match's groups: two slots for each, held inline for the few groups a template's
 /// pattern has.
-type Slots = SmallVec<[Option<usize>; 8]>;
+pub type Slots = SmallVec<[Option<usize>; 8]>;
 
 /// One pattern's searches over one text (`Pattern::find_at`): the groups of the match it
 /// last found, where a walk found it, and how many bytes walks that found no match may

@@ -9,7 +9,7 @@ use serde::de::{self, Deserializer};
 
 use super::anchor::{Literals, Pattern, either};
 use super::content::{Args, Parser};
-use super::shape::Shape;
+use super::shape::{CallPlan, Shape};
 use super::{Template, TemplateError};
 
 /// A template as written.
@@ -67,6 +67,8 @@ pub struct Field {
     pub transform: Option<Shape>,
     /// Whether the transform applies to each element of a list.
     pub transform_each: bool,
+    /// Where a call's name and arguments come from, when the transform is one call.
+    pub plan: Option<CallPlan>,
 }
 
 /// A field as written.
@@ -117,6 +119,9 @@ impl TryFrom<WrittenField> for Field {
             ));
         }
         written.content_args.check(written.content)?;
+        let plan = (transform.as_ref())
+            .filter(|_| !written.transform_each)
+            .and_then(|shape| CallPlan::new(shape, open.as_ref()));
         Ok(Field {
             open,
             close,
@@ -124,6 +129,7 @@ impl TryFrom<WrittenField> for Field {
             args: written.content_args,
             transform,
             transform_each: written.transform_each,
+            plan,
         })
     }
 }

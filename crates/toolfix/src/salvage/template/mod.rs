@@ -171,7 +171,7 @@ pub fn salvage(request: &Request<'_>, template: &Template) -> Vec<Call> {
             field,
             body,
             region.value,
-            region.captures,
+            &region.captures,
             &mut |name, args| {
                 if let Some(args) = offered(&name, args, request.tools) {
                     let at = (Dialect::Template, calls.len());

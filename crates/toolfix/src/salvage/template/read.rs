@@ -15,7 +15,7 @@
 use std::ops::Range;
 
 use super::Template;
-use super::anchor::{Pattern, Search};
+use super::anchor::{Pattern, Search, Slots};
 use super::groups::span;
 use super::shape::{Parsed, Written};
 use crate::profile::{JsonSite, Profile};
@@ -35,13 +35,45 @@ pub struct Region<'t> {
     /// The text between them.
     pub body: Range<usize>,
     /// The open pattern's named groups.
-    pub captures: Dict,
+    pub captures: Captures<'t>,
     /// Whether its close was found: a region without one runs to the end of the reply.
     pub closed: bool,
     /// Its text read as its field reads it, when that is plain JSON and the text is one
     /// object or array alone: read while the close was looked for (`leading_json`), so
     /// the content parser does not read it again.
     pub value: Option<Parsed<'t>>,
+}
+
+/// The named groups of a region's open, kept as where they matched: the dict of them a
+/// transform's scope starts from is built only where a transform needs one (a call read
+/// from plain JSON or written tags takes its name from its group directly).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Captures<'t> {
+    text: &'t [u8],
+    /// The open's slots (`Pattern::groups`); empty when it has no named group.
+    slots: Slots,
+}
+
+impl<'t> Captures<'t> {
+    /// The text of group `index`, when it took part in the match.
+    pub fn group(&self, index: usize) -> Option<PyStr> {
+        span(&self.slots, index).map(|span| PyStr::from_generalized_utf8(&self.text[span]))
+    }
+
+    /// The named groups that took part in the match of `open`, the pattern they are of,
+    /// as a dict from each name to its text.
+    pub fn dict(&self, open: Option<&Pattern>) -> Dict {
+        let mut out = Dict::default();
+        let Some(open) = open.filter(|_| !self.slots.is_empty()) else {
+            return out;
+        };
+        for (i, name) in open.regex.capture_names().enumerate() {
+            if let (Some(name), Some(value)) = (name, self.group(i)) {
+                out.insert(PyStr::from(name), Value::Str(value));
+            }
+        }
+        out
+    }
 }
 
 /// What the reading may meet outside a region.
@@ -99,7 +131,7 @@ pub fn each_region<'t>(text: &'t [u8], template: &Template, mut visit: impl FnMu
             Mark::ImplicitClose => pos = found.end,
             Mark::Open(field) => {
                 let open = template.fields[field].open.as_ref();
-                let captures = open.map_or_else(Dict::default, |p| {
+                let captures = open.map_or_else(Captures::default, |p| {
                     captures(p, text, found.clone(), &mut ahead.search)
                 });
                 let bound = json_bound(text, template, field, &found, &mut ahead.search);
@@ -198,7 +230,7 @@ fn region<'t>(
     template: &Template,
     field: usize,
     open: Range<usize>,
-    captures: Dict,
+    captures: Captures<'t>,
     json_limit: Option<usize>,
 ) -> Region<'t> {
     let declared = &template.fields[field];
@@ -317,19 +349,17 @@ fn written_elements(
 }
 
 /// The named groups of `pattern`'s match at `found`, which `search` found.
-fn captures(pattern: &Pattern, text: &[u8], found: Range<usize>, search: &mut Search) -> Dict {
-    let mut out = Dict::default();
+fn captures<'t>(
+    pattern: &Pattern,
+    text: &'t [u8],
+    found: Range<usize>,
+    search: &mut Search,
+) -> Captures<'t> {
     if pattern.group_names().next().is_none() {
-        return out;
+        return Captures::default();
     }
-    let slots = pattern.groups_found(text, found, search);
-    for (i, name) in pattern.regex.capture_names().enumerate() {
-        if let (Some(name), Some(span)) = (name, span(slots, i)) {
-            let value = PyStr::from_generalized_utf8(&text[span]);
-            out.insert(PyStr::from(name), Value::Str(value));
-        }
-    }
-    out
+    let slots = Slots::from_slice(pattern.groups_found(text, found, search));
+    Captures { text, slots }
 }
 
 #[cfg(test)]
@@ -447,7 +477,8 @@ mod tests {
                "transform": {"name": "{name}"}}}}"#,
         );
         let found = regions("<héllo>1</>".as_bytes(), &t);
-        let name = found[0].captures.get(&PyStr::from("name")).cloned();
+        let captures = found[0].captures.dict(t.fields[0].open.as_ref());
+        let name = captures.get(&PyStr::from("name")).cloned();
         assert!(matches!(name, Some(Value::Str(s)) if s.as_str() == Some("héllo")));
     }
 

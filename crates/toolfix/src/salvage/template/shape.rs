@@ -1,7 +1,9 @@
 //! A region's value: its text parsed, shaped by the field's `transform`, and read as calls.
 
+use super::anchor::Pattern;
 use super::content::{self, Parser};
 use super::load::Field;
+use super::read::Captures;
 use crate::profile::{JsonSite, Profile};
 use crate::py::json::{Transcoded, loads};
 use crate::py::unicode::is_word;
@@ -34,13 +36,23 @@ pub struct Written<'t> {
     pub source: &'t [u8],
 }
 
-impl Parsed<'_> {
+impl<'t> Parsed<'t> {
     /// Whether it is a dict or a list.
     pub fn is_container(&self) -> bool {
         match self {
             Parsed::Value(value) => matches!(value, Value::Dict(_) | Value::List(_)),
             Parsed::Written(written) => matches!(written.json.text().first(), Some(b'{' | b'[')),
             Parsed::Elements(_) | Parsed::Object(_) => true,
+        }
+    }
+
+    /// Where a placeholder `{content…}` is read from, when the content is one value
+    /// written as JSON (not a list of them, and not decoded).
+    fn members(&self) -> Option<Members<'_, 't>> {
+        match self {
+            Parsed::Written(written) => Some(Members::Content(written)),
+            Parsed::Object(text) => Some(Members::Object(text)),
+            Parsed::Value(_) | Parsed::Elements(_) => None,
         }
     }
 
@@ -300,7 +312,7 @@ pub fn calls(
     field: &Field,
     body: &[u8],
     parsed: Option<Parsed<'_>>,
-    captures: Dict,
+    captures: &Captures<'_>,
     emit: &mut dyn FnMut(PyStr, Args),
 ) {
     let parsed = parsed.or_else(|| match field.parser {
@@ -310,44 +322,34 @@ pub fn calls(
     let Some(parsed) = parsed else {
         return;
     };
+    let scope = || captures.dict(field.open.as_ref());
     let mut emit_all = |calls: Vec<(PyStr, Args)>| calls.into_iter().for_each(|(n, a)| emit(n, a));
-    let value = match (&parsed, &field.transform) {
-        (Parsed::Written(written), None) => return written_calls(written, emit),
-        (Parsed::Elements(elements), None) => {
+    let members = parsed.members();
+    if let (Some(plan), Some(members)) = (&field.plan, members) {
+        let call = plan.call(captures, members);
+        return call.into_iter().for_each(|(n, a)| emit(n, a));
+    }
+    let value = match (&parsed, &field.transform, members) {
+        (Parsed::Written(written), None, _) => return written_calls(written, emit),
+        (Parsed::Elements(elements), None, _) => {
             return elements.iter().for_each(|e| written_calls(e, emit));
         }
-        (Parsed::Written(written), Some(Shape::Dict(pairs)))
+        (_, Some(Shape::Dict(pairs)), Some(members))
             if !field.transform_each && Shape::fills_from_members(pairs) =>
         {
-            return member_call(pairs, captures, Members::Content(written), emit);
+            let call = Entries::fill(pairs, &mut scope(), Some(members)).and_then(Entries::call);
+            return call.into_iter().for_each(|(n, a)| emit(n, a));
         }
-        (Parsed::Object(text), Some(Shape::Dict(pairs)))
-            if !field.transform_each && Shape::fills_from_members(pairs) =>
-        {
-            return member_call(pairs, captures, Members::Object(text), emit);
-        }
-        (Parsed::Elements(elements), Some(Shape::Dict(pairs)))
+        (Parsed::Elements(elements), Some(Shape::Dict(pairs)), _)
             if field.transform_each && Shape::fills_from_members(pairs) =>
         {
-            return emit_all(each_item_calls(pairs, elements, &captures).unwrap_or_default());
+            return emit_all(each_item_calls(pairs, elements, &scope()).unwrap_or_default());
         }
         _ => parsed.into_value(),
     };
     if let Some(value) = value {
-        emit_all(value_shaped_calls(field, value, captures));
+        emit_all(value_shaped_calls(field, value, scope()));
     }
-}
-
-/// The call a dict shape of `pairs` filled from `captures` and the parsed content's
-/// `members` is, if it is one, given to `emit`.
-fn member_call(
-    pairs: &[(PyStr, Shape)],
-    mut captures: Dict,
-    members: Members,
-    emit: &mut dyn FnMut(PyStr, Args),
-) {
-    let call = Entries::fill(pairs, &mut captures, Some(members)).and_then(Entries::call);
-    call.into_iter().for_each(|(n, a)| emit(n, a));
 }
 
 /// The calls of a region's decoded value, shaped as `calls` says.
@@ -425,6 +427,110 @@ impl Shape {
     }
 }
 
+/// A transform that is one call, `{"name": …, "arguments": …}` (perhaps inside
+/// `"function"`), every other entry a literal: where its name and arguments come from,
+/// found when the template loads. A call read from plain JSON or from written tags takes
+/// them straight from the content and the open's groups, with no scope and no entries
+/// built for it (`Entries::fill` gives the same call).
+#[derive(Clone, Debug)]
+pub struct CallPlan {
+    name: Source,
+    arguments: Option<Source>,
+}
+
+/// Where a planned call's name or arguments come from.
+#[derive(Clone, Debug)]
+enum Source {
+    /// `{content…}`, read from the content's members: the whole path.
+    Content(Vec<PyStr>),
+    /// `{group}`: the text of a named group of the open.
+    Group(usize),
+    /// A placeholder nothing in scope names: no call is read.
+    Missing,
+    /// A literal.
+    Literal(Value),
+}
+
+impl CallPlan {
+    /// The plan of `transform`, whose placeholders other than `{content…}` name groups
+    /// of `open`; `None` where the transform is not one call of placeholders and
+    /// literals.
+    pub fn new(transform: &Shape, open: Option<&Pattern>) -> Option<CallPlan> {
+        let Shape::Dict(pairs) = transform else {
+            return None;
+        };
+        let (function, outer) = match entry(pairs, "function") {
+            Some(Shape::Dict(inner)) => (inner.as_slice(), &["function"][..]),
+            Some(_) => return None,
+            None => (pairs.as_slice(), &["name", "arguments"][..]),
+        };
+        let literal_but = |pairs: &[(PyStr, Shape)], keys: &[&str]| {
+            let named = |k: &PyStr| keys.iter().any(|key| k.as_bytes() == key.as_bytes());
+            pairs
+                .iter()
+                .all(|(k, shape)| named(k) || matches!(shape, Shape::Literal(_)))
+        };
+        if !literal_but(pairs, outer) || !literal_but(function, &["name", "arguments"]) {
+            return None;
+        }
+        let arguments = match entry(function, "arguments") {
+            Some(shape) => Some(Source::new(shape, open)?),
+            None => None,
+        };
+        let name = Source::new(entry(function, "name")?, open)?;
+        Some(CallPlan { name, arguments })
+    }
+
+    /// The call, from the open's `captures` and the content's `members`.
+    fn call(&self, captures: &Captures<'_>, members: Members) -> Option<(PyStr, Args)> {
+        let name = self.name.entry(captures, members)?;
+        let arguments = match &self.arguments {
+            Some(source) => Some(source.entry(captures, members)?),
+            None => None,
+        };
+        call_of(Some(name), arguments)
+    }
+}
+
+impl Source {
+    /// Where `shape` comes from; `None` for a dict or a list shape.
+    fn new(shape: &Shape, open: Option<&Pattern>) -> Option<Source> {
+        match shape {
+            Shape::Literal(value) => Some(Source::Literal(value.clone())),
+            Shape::Placeholder { path, .. } if names_content(path) => {
+                Some(Source::Content(path.clone()))
+            }
+            Shape::Placeholder { path, .. } => {
+                let group = path[0].as_str().and_then(|name| open?.group_index(name));
+                // A group's text is a string, with no key into it.
+                Some(match (group, path.len()) {
+                    (Some(index), 1) => Source::Group(index),
+                    _ => Source::Missing,
+                })
+            }
+            Shape::Dict(_) | Shape::List(_) => None,
+        }
+    }
+
+    /// What it gives, as `Entries::fill` fills it; `None` where that fails.
+    fn entry(&self, captures: &Captures<'_>, members: Members) -> Option<Entry> {
+        match self {
+            Source::Content(path) => members.entry(path),
+            Source::Group(index) => captures.group(*index).map(|s| Entry::Value(Value::Str(s))),
+            Source::Missing => None,
+            Source::Literal(value) => Some(Entry::Value(value.clone())),
+        }
+    }
+}
+
+/// The shape under `key` in a dict shape's `pairs`.
+fn entry<'s>(pairs: &'s [(PyStr, Shape)], key: &str) -> Option<&'s Shape> {
+    pairs
+        .iter()
+        .find(|(k, _)| k.as_bytes() == key.as_bytes())
+        .map(|(_, shape)| shape)
+}
+
 /// A dict, filled or parsed, as a list of its entries: what a call is read from.
 struct Entries(Vec<(PyStr, Entry)>);
 
@@ -477,31 +583,36 @@ impl Entries {
     }
 
     /// The call these entries are, read as `{"type": "function", "function": {"name",
-    /// "arguments"}}` or `{"name", "arguments"}`: none without a string name, or with
-    /// arguments that are neither an object nor text.
+    /// "arguments"}}` or `{"name", "arguments"}` (`call_of`).
     fn call(mut self) -> Option<(PyStr, Args)> {
         let mut function = match self.take("function").map(Entry::value) {
             Some(Entry::Dict(function)) => function,
             Some(Entry::Value(Value::Dict(function))) => Entries::of(function),
             _ => self,
         };
-        let Some(Entry::Value(Value::Str(name))) = function.take("name").map(Entry::value) else {
-            return None;
-        };
-        let args = match function.take("arguments") {
-            None => Value::Dict(Dict::default()),
-            Some(Entry::Written(text)) if text.as_bytes().first() == Some(&b'{') => {
-                return Some((name, Args::Written(text)));
-            }
-            Some(entry) => match entry.value() {
-                Entry::Value(Value::Str(text)) => decoded_object(&text).unwrap_or(Value::Str(text)),
-                Entry::Value(args @ Value::Dict(_)) => args,
-                Entry::Dict(entries) => entries.into_dict(),
-                _ => return None,
-            },
-        };
-        Some((name, Args::Decoded(args)))
+        call_of(function.take("name"), function.take("arguments"))
     }
+}
+
+/// The call of a `name` and `arguments` entry: none without a string name, or with
+/// arguments that are neither an object nor text.
+fn call_of(name: Option<Entry>, arguments: Option<Entry>) -> Option<(PyStr, Args)> {
+    let Some(Entry::Value(Value::Str(name))) = name.map(Entry::value) else {
+        return None;
+    };
+    let args = match arguments {
+        None => Value::Dict(Dict::default()),
+        Some(Entry::Written(text)) if text.as_bytes().first() == Some(&b'{') => {
+            return Some((name, Args::Written(text)));
+        }
+        Some(entry) => match entry.value() {
+            Entry::Value(Value::Str(text)) => decoded_object(&text).unwrap_or(Value::Str(text)),
+            Entry::Value(args @ Value::Dict(_)) => args,
+            Entry::Dict(entries) => entries.into_dict(),
+            _ => return None,
+        },
+    };
+    Some((name, Args::Decoded(args)))
 }
 
 impl Entry {
@@ -592,27 +703,44 @@ mod tests {
         assert!(call(Value::dict([("name", Value::int(3))])).is_none());
     }
 
-    /// The calls `calls` gives.
+    /// The calls `calls` gives, checked to be the calls it gives without the field's
+    /// plan, and from the content decoded (`content`) rather than `parsed`.
     fn collected(
         field: &Field,
         body: &str,
         parsed: Option<Parsed>,
-        captures: Dict,
+        content: Value,
+        captures: &Captures,
     ) -> Vec<(PyStr, Args)> {
-        let mut out = Vec::new();
-        calls(field, body.as_bytes(), parsed, captures, &mut |n, a| {
-            out.push((n, a))
-        });
-        out
+        let run = |field: &Field, parsed| {
+            let mut out = Vec::new();
+            calls(field, body.as_bytes(), parsed, captures, &mut |n, a| {
+                out.push((n, a))
+            });
+            out
+        };
+        let planned = run(field, parsed.clone());
+        let unplanned = run(
+            &Field {
+                plan: None,
+                ..field.clone()
+            },
+            parsed,
+        );
+        let from_value = run(field, Some(Parsed::Value(content)));
+        let context = format!("{:?} {body}", field.transform);
+        assert_eq!(decoded(&planned), decoded(&unplanned), "{context}");
+        assert_eq!(decoded(&planned), decoded(&from_value), "{context}");
+        planned
     }
 
     /// A call's name and arguments, decoded.
-    fn decoded(calls: Vec<(PyStr, Args)>) -> Vec<(PyStr, Value)> {
-        let value = |args| match args {
-            Args::Decoded(value) => value,
+    fn decoded(calls: &[(PyStr, Args)]) -> Vec<(PyStr, Value)> {
+        let value = |args: &Args| match args {
+            Args::Decoded(value) => value.clone(),
             Args::Written(text) => read_back(text.as_bytes()).unwrap(),
         };
-        calls.into_iter().map(|(n, a)| (n, value(a))).collect()
+        calls.iter().map(|(n, a)| (n.clone(), value(a))).collect()
     }
 
     #[test]
@@ -657,10 +785,8 @@ mod tests {
                     region.value,
                     Some(Parsed::Written(_) | Parsed::Elements(_))
                 ));
-                let read = collected(field, body, region.value, region.captures.clone());
-                let value = Parsed::Value(loads(body.as_bytes(), limits).unwrap());
-                let decoded_calls = collected(field, body, Some(value), region.captures);
-                assert_eq!(decoded(read), decoded(decoded_calls), "{transform} {body}");
+                let value = loads(body.as_bytes(), limits).unwrap();
+                collected(field, body, region.value, value, &region.captures);
             }
         }
     }
@@ -675,6 +801,16 @@ mod tests {
             r#"{"name": "{name}", "arguments": {"x": "{content.a}", "all": "{content}"}}"#,
             r#"{"name": "{content.a}", "arguments": "{content}"}"#,
             r#"{"name": "{name}", "arguments": ["{content}"]}"#,
+            r#"{"name": "{name}", "type": "x", "arguments": "{content}"}"#,
+            r#"{"name": "{name}"}"#,
+            r#"{"name": "lit", "arguments": "{content}"}"#,
+            r#"{"name": "{name}", "arguments": "{content.a}"}"#,
+            r#"{"name": "{missing}", "arguments": "{content}"}"#,
+            r#"{"name": "{name.x}", "arguments": "{content}"}"#,
+            r#"{"name": "{name}", "arguments": "{name}"}"#,
+            r#"{"name": "{opt}", "arguments": "{content}"}"#,
+            r#"{"function": "x", "name": "{name}", "arguments": "{content}"}"#,
+            r#"{"function": {"name": "{name}", "arguments": "{content}"}, "id": "{name}"}"#,
         ];
         let bodies = [
             "<a>1</a><b>é\"</b>",
@@ -683,29 +819,28 @@ mod tests {
             "",
             "<b>x</b>",
         ];
-        let mut written = 0;
+        let (mut written, mut planned) = (0, 0);
         for transform in transforms {
             let template = super::super::Template::from_json(&format!(
-                r#"{{"fields": {{"tool_calls": {{"open_pattern": "<c (?P<name>\\w+)>", "close": "</c>",
+                r#"{{"fields": {{"tool_calls": {{"open_pattern": "<c (?P<name>\\w+)(?P<opt>!)?>", "close": "</c>",
                    "content": "xml-inline", "transform": {transform},
                    "content_args": {{"tag_pattern": "<(?P<key>\\w+)>(?P<value>[^<]*)</\\w+>"}}}}}}}}"#
             ))
             .unwrap();
+            planned += usize::from(template.fields[template.calls].plan.is_some());
             for body in bodies {
                 let text = format!("<c f>{body}</c>");
                 let region = super::super::read::regions(text.as_bytes(), &template).remove(0);
                 let field = &template.fields[region.field];
-                let read = collected(field, body, None, region.captures.clone());
                 let parsed = content::parse(field.parser, &field.args, body.as_bytes());
-                let value = Some(Parsed::Value(parsed.expect("every body reads")));
+                let value = parsed.expect("every body reads");
+                let read = collected(field, body, None, value, &region.captures);
                 written += read
                     .iter()
                     .filter(|(_, a)| matches!(a, Args::Written(_)))
                     .count();
-                let decoded_calls = collected(field, body, value, region.captures);
-                assert_eq!(decoded(read), decoded(decoded_calls), "{transform} {body}");
             }
         }
-        assert!(written >= 6, "{written}");
+        assert!(written >= 12 && planned == 11, "{written} {planned}");
     }
 }
