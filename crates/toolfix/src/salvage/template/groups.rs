@@ -458,12 +458,21 @@ impl<'t> Walker<'t> {
     /// The end of the longest run of `class` at `at`, no longer than `max`, and how many
     /// characters it holds.
     fn longest(&mut self, class: &Set, max: Option<u32>, mut at: usize) -> (usize, u32) {
+        let text = &self.text[..self.end];
         let mut count = 0;
-        while max.is_none_or(|max| count < max) {
-            // Nearly every character a run reads is ASCII: its table answers at once.
-            let next = match self.text[..self.end].get(at) {
-                Some(&b) if b < 0x80 => (class.ascii >> b & 1 == 1).then_some(at + 1),
-                _ => self.one(class, at),
+        loop {
+            // Nearly every character a run reads is ASCII: a stretch of it is read from its
+            // class's table, with no call per character.
+            let room = max.map_or(usize::MAX, |max| (max - count) as usize);
+            let ascii = (text.get(at..).unwrap_or_default().iter())
+                .take(room)
+                .take_while(|&&b| b < 0x80 && class.ascii >> b & 1 == 1)
+                .count();
+            at += ascii;
+            count += ascii as u32;
+            let next = match text.get(at) {
+                Some(&b) if b >= 0x80 && max.is_none_or(|max| count < max) => self.one(class, at),
+                _ => None,
             };
             let Some(next) = next else {
                 break;
