@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 
+use memchr::memmem::Finder;
 use regex::bytes::Regex;
 use serde::de::{self, Deserialize, Deserializer};
 use smallvec::SmallVec;
@@ -16,6 +17,9 @@ pub struct Pattern {
     pub regex: Regex,
     /// The same pattern for walking a match's groups, where it can be walked.
     walk: Option<Walk>,
+    /// Its one literal, when it is written as one (`close`): found with no regex
+    /// search around the `memmem` one.
+    literal: Option<Finder<'static>>,
 }
 
 impl Pattern {
@@ -32,7 +36,23 @@ impl Pattern {
         let walk = (regex.captures_len() > 1)
             .then(|| Walk::compile(source))
             .flatten();
-        Ok(Pattern { regex, walk })
+        Ok(Pattern {
+            regex,
+            walk,
+            literal: None,
+        })
+    }
+
+    /// The first match at or after `from`, as the crate's `find_at` finds it: what a
+    /// region's close is searched with.
+    pub fn find_from(&self, text: &[u8], from: usize) -> Option<Range<usize>> {
+        match &self.literal {
+            Some(literal) => {
+                let at = from + literal.find(text.get(from..)?)?;
+                Some(at..at + literal.needle().len())
+            }
+            None => self.regex.find_at(text, from).map(|m| m.range()),
+        }
     }
 
     /// The names of its named groups.
@@ -203,8 +223,12 @@ impl Literals {
         let mut ordered: Vec<&String> = self.0.iter().collect();
         ordered.sort_by_key(|l| std::cmp::Reverse(l.len()));
         let alternation: Vec<String> = ordered.iter().map(|l| regex::escape(l)).collect();
-        Pattern::new(&alternation.join("|"))
-            .map_err(|e| format!("literals {:?} cannot run on the regex crate: {e}", self.0))
+        let mut pattern = Pattern::new(&alternation.join("|"))
+            .map_err(|e| format!("literals {:?} cannot run on the regex crate: {e}", self.0))?;
+        if let [one] = &self.0[..] {
+            pattern.literal = Some(Finder::new(one.as_bytes()).into_owned());
+        }
+        Ok(pattern)
     }
 }
 
@@ -224,6 +248,27 @@ pub fn either(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A close written as one literal is found by `memmem` where the crate finds it.
+    #[test]
+    fn a_literal_is_found_where_the_crate_finds_it() {
+        let text = "ab</c>é</c></c</c>".as_bytes();
+        for literals in [vec!["</c>"], vec!["</c>", "é"], vec!["é</"]] {
+            let literals = Literals(literals.into_iter().map(String::from).collect());
+            let pattern = literals.pattern().unwrap();
+            assert_eq!(pattern.literal.is_some(), literals.0.len() == 1);
+            for from in 0..=text.len() + 1 {
+                let by_crate = (from <= text.len())
+                    .then(|| pattern.regex.find_at(text, from).map(|m| m.range()))
+                    .flatten();
+                assert_eq!(
+                    pattern.find_from(text, from),
+                    by_crate,
+                    "{literals:?} {from}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn only_the_end_escape_becomes_the_crates() {

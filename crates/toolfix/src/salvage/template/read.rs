@@ -240,8 +240,7 @@ fn region<'t>(
     let close = declared
         .close
         .as_ref()
-        .and_then(|close| close.regex.find_at(text, from))
-        .map(|m| m.range());
+        .and_then(|close| close.find_from(text, from));
     let (body_end, end) = close
         .clone()
         .map_or((text.len(), text.len()), |c| (c.start, c.end));
