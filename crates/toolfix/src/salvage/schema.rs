@@ -290,7 +290,7 @@ fn written(types: &ParamTypes, pairs: &[(PyStr, Written)]) -> Option<PyStr> {
         if i > 0 {
             out.push_str(", ");
         }
-        json::write_key(&mut out, key);
+        json::write_key(&mut out, key.as_bytes());
         match value {
             Written::Text(text) => json::write_str(&mut out, text.as_bytes()),
             Written::Untyped(raw) => match types.declared(key) {

@@ -76,7 +76,7 @@ fn write_value<'a>(
             match items.next() {
                 Some((key, first)) => {
                     out.push('{');
-                    write_key(out, key);
+                    write_key(out, key.as_bytes());
                     return Ok(Some((Items::Dict(items), first)));
                 }
                 None => out.push_str("{}"),
@@ -101,7 +101,7 @@ fn next_item<'a>(out: &mut String, open: &mut SmallVec<[Items<'a>; 8]>) -> Optio
             Items::Dict(items) => match items.next() {
                 Some((key, value)) => {
                     out.push_str(", ");
-                    write_key(out, key);
+                    write_key(out, key.as_bytes());
                     return Some(value);
                 }
                 None => out.push('}'),
@@ -111,9 +111,9 @@ fn next_item<'a>(out: &mut String, open: &mut SmallVec<[Items<'a>; 8]>) -> Optio
     }
 }
 
-/// A dict key and the separator after it.
-pub fn write_key(out: &mut String, key: &PyStr) {
-    write_str(out, key.as_bytes());
+/// A dict key (a string's generalized UTF-8) and the separator after it.
+pub fn write_key(out: &mut String, key: &[u8]) {
+    write_str(out, key);
     out.push_str(": ");
 }
 

@@ -17,8 +17,8 @@ pub struct Pattern {
     pub regex: Regex,
     /// The same pattern for walking a match's groups, where it can be walked.
     walk: Option<Walk>,
-    /// Its one literal, when it is written as one (`close`): found with no regex
-    /// search around the `memmem` one.
+    /// Its one literal, when it is written as one (`open`, `close`): found by `memmem`
+    /// alone (`find_from`).
     literal: Option<Finder<'static>>,
 }
 
@@ -43,8 +43,9 @@ impl Pattern {
         })
     }
 
-    /// The first match at or after `from`, as the crate's `find_at` finds it: what a
-    /// region's close is searched with.
+    /// The first match at or after `from`, as the crate's `find_at` finds it, with no
+    /// walk: a pattern written as one literal is found by `memmem` alone, with no regex
+    /// search around it (a region's close, and an open no walk finds).
     pub fn find_from(&self, text: &[u8], from: usize) -> Option<Range<usize>> {
         match &self.literal {
             Some(literal) => {
@@ -92,7 +93,7 @@ impl Pattern {
                 None => *budget = budget.saturating_sub(text.len() - from),
             }
         }
-        self.regex.find_at(text, from).map(|m| m.range())
+        self.find_from(text, from)
     }
 
     /// Gives `visit` each match in `text` in turn, as the crate's `find_iter` finds them,

@@ -11,7 +11,7 @@ use super::anchor::Pattern;
 use super::groups::span;
 use super::shape::Parsed;
 use crate::profile::{JsonSite, Profile};
-use crate::py::json::{dump_into, dumps, loads, write_str};
+use crate::py::json::{dump_into, dumps, loads, write_key, write_str};
 use crate::py::pystr::decode_code_point;
 use crate::py::unicode::{self, is_word};
 use crate::py::{Dict, PyInt, PyStr, Value};
@@ -309,8 +309,7 @@ pub fn xml_inline_written(args: &Args, text: &[u8]) -> Option<Parsed<'static>> {
         if i > 0 {
             out.push_str(", ");
         }
-        write_str(&mut out, &text[tag.key.clone()]);
-        out.push_str(": ");
+        write_key(&mut out, &text[tag.key.clone()]);
         match tag.value() {
             Some(value) => write_value(args, &text[value], &mut out)?,
             None => out.push_str("null"),
